@@ -1,0 +1,1 @@
+"""Inspect solvers of lgmt-tasks (imported as `lgmt_tasks.solvers`)."""
