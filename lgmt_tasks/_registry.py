@@ -1,1 +1,9 @@
-"""Inspect entry point: a flat list of every `@task` this package registers (`lgmt_tasks/<name>`)."""
+"""Inspect entry point: a flat list of every `@task` this package registers (`lgmt_tasks/<name>`).
+
+Inspect only warns when a plugin fails to import, so `tests/test_registry.py` checks that every name here is
+visible to Inspect.
+"""
+
+from lgmt_tasks.tasks.lgmt import lgmt, mr_c, mr_e, mr_e1, mr_e2, mr_p, mr_s
+
+__all__ = ["lgmt", "mr_c", "mr_e", "mr_e1", "mr_e2", "mr_p", "mr_s"]

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from lgmt_tasks import __version__
+from lgmt_tasks.cli_build import build
+from lgmt_tasks.cli_report import report
 
 
 @click.group()
@@ -12,6 +16,17 @@ from lgmt_tasks import __version__
 def main() -> None:
     """lgmt-tasks: build, check and report logic-grounded reasoning evaluations."""
 
+
+@main.command("lm-eval-path")
+def lm_eval_path() -> None:
+    """Print the folder of our lm-eval task configs (for `lm_eval --include_path`)."""
+    import lgmt_tasks.task_configs as configs
+
+    click.echo(str(Path(configs.__file__).parent))
+
+
+main.add_command(build)
+main.add_command(report)
 
 if __name__ == "__main__":
     main()

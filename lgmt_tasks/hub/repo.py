@@ -1,0 +1,162 @@
+"""Write a built suite as a Hugging Face dataset repository: data files plus a card with YAML `configs`.
+
+The folder this writes is exactly what `lgmt publish` pushes and what `datasets.load_dataset(folder)` reads, so
+the loader the Hub uses is the loader our tests use. Data files are JSON Lines written by us (not by
+`Dataset.to_json`) so that the same rows always give the same bytes: keys in feature order, UTF-8, no
+platform-dependent floats.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import datasets
+import yaml
+
+# Hub metadata vocabulary for `size_categories` (the card validator accepts these buckets).
+_SIZE_BUCKETS = [
+    (1_000, "n<1K"),
+    (10_000, "1K<n<10K"),
+    (100_000, "10K<n<100K"),
+    (1_000_000, "100K<n<1M"),
+    (10_000_000, "1M<n<10M"),
+]
+
+
+@dataclass(frozen=True)
+class CardSpec:
+    """What a dataset card says besides the data layout.
+
+    Attributes:
+        pretty_name: Title of the dataset.
+        license: SPDX-like Hub licence id (`mit`, `cc-by-sa-4.0`, `other`).
+        body: Markdown body of the card (without front matter).
+        tags: Hub tags.
+        task_categories: Hub task categories.
+        language: Language codes.
+        extra: Further front-matter keys (for example `license_name`, `source_datasets`).
+    """
+
+    pretty_name: str
+    license: str
+    body: str
+    tags: tuple[str, ...] = ("logic", "reasoning", "metamorphic-testing", "lgmt-tasks")
+    task_categories: tuple[str, ...] = ("text-classification",)
+    language: tuple[str, ...] = ("en",)
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+def size_category(n: int) -> str:
+    """The Hub's size bucket for `n` rows."""
+    for bound, name in _SIZE_BUCKETS:
+        if n < bound:
+            return name
+    return "n>1T"
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"non-finite float {value!r} cannot be written to a data file")
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def write_jsonl(dataset: datasets.Dataset, path: Path) -> None:
+    """Write rows as JSON Lines, one object per line, keys in feature order (byte-stable)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    columns = list(dataset.features)
+    with path.open("w", encoding="utf-8", newline="\n") as fh:
+        for row in dataset:
+            fh.write(json.dumps({c: _jsonable(row[c]) for c in columns}, ensure_ascii=False) + "\n")
+
+
+def front_matter(configs: Mapping[str, Mapping[str, datasets.Dataset]], card: CardSpec) -> dict[str, Any]:
+    """The card's YAML metadata: licence, Hub vocabulary, `configs` with data files, `dataset_info` features."""
+    total = sum(len(ds) for splits in configs.values() for ds in splits.values())
+    meta: dict[str, Any] = {
+        "pretty_name": card.pretty_name,
+        "license": card.license,
+        "language": list(card.language),
+        "task_categories": list(card.task_categories),
+        "tags": list(card.tags),
+        "size_categories": [size_category(total)],
+        **dict(card.extra),
+        "configs": [
+            {
+                "config_name": name,
+                **({"default": True} if i == 0 else {}),
+                "data_files": [{"split": split, "path": f"data/{name}/{split}.jsonl"} for split in splits],
+            }
+            for i, (name, splits) in enumerate(configs.items())
+        ],
+        "dataset_info": [
+            {
+                "config_name": name,
+                "features": next(iter(splits.values())).features._to_yaml_list(),
+                "splits": [{"name": split, "num_examples": len(ds)} for split, ds in splits.items()],
+            }
+            for name, splits in configs.items()
+        ],
+    }
+    return meta
+
+
+def write_dataset_repo(
+    out_dir: str | Path,
+    configs: Mapping[str, Mapping[str, datasets.Dataset]],
+    card: CardSpec,
+    extra_files: Mapping[str, str] | None = None,
+) -> Path:
+    """Write a Hub dataset repository folder.
+
+    Args:
+        out_dir: Target folder (created; existing data files of the same configs are overwritten).
+        configs: `configs[config_name][split] = Dataset`; every split of a config must share its features.
+        card: Card metadata and body.
+        extra_files: Further text files to write (relative path -> content), e.g. `build_stats.json`.
+
+    Returns:
+        The folder path.
+    """
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    if not configs:
+        raise ValueError("a dataset repository needs at least one config")
+    for name, splits in configs.items():
+        if not splits:
+            raise ValueError(f"config {name!r} has no splits")
+        features = {str(ds.features) for ds in splits.values()}
+        if len(features) != 1:
+            raise ValueError(f"config {name!r}: splits have different features")
+        for split, ds in splits.items():
+            write_jsonl(ds, out / "data" / name / f"{split}.jsonl")
+    meta = yaml.safe_dump(front_matter(configs, card), sort_keys=False, allow_unicode=True, width=1000)
+    (out / "README.md").write_text(f"---\n{meta}---\n\n{card.body.strip()}\n", encoding="utf-8")
+    for rel, text in (extra_files or {}).items():
+        target = out / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    return out
+
+
+def load_dataset_repo(path: str | Path, config: str | None = None, split: str = "test",
+                      revision: str | None = None) -> datasets.Dataset:
+    """Load one split of a dataset repository: a local folder or a Hub id (`ORG/NAME`, at `revision`).
+
+    This is the one place tasks read a built or published dataset, through `datasets.load_dataset`, the same
+    loader the Hub uses on the repository's files.
+    """
+    kwargs: dict[str, Any] = {"split": split}
+    if revision is not None:
+        kwargs["revision"] = revision
+    ds = datasets.load_dataset(str(path), config, **kwargs)
+    assert isinstance(ds, datasets.Dataset)
+    return ds

@@ -1,0 +1,1 @@
+"""Reports from Inspect logs: metric tables in the papers' shapes, leaderboard rows, plots."""

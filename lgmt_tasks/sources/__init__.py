@@ -1,0 +1,1 @@
+"""Source test cases: loaders for FOLIO, ProverQA, LogicNLI and our generated problems."""
