@@ -4,6 +4,7 @@ Inspect only warns when a plugin fails to import, so `tests/test_registry.py` ch
 visible to Inspect.
 """
 
+from lgmt_tasks.models import smollm2  # noqa: F401  (registers the `lgmt/smollm2` model provider)
 from lgmt_tasks.tasks.lgmt import lgmt, mr_c, mr_e, mr_e1, mr_e2, mr_p, mr_s
 
 __all__ = ["lgmt", "mr_c", "mr_e", "mr_e1", "mr_e2", "mr_p", "mr_s"]

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from lgmt_tasks import __version__
+from lgmt_tasks.cli_audit import audit_source_command
 from lgmt_tasks.cli_build import build
 from lgmt_tasks.cli_report import report
 
@@ -25,6 +26,7 @@ def lm_eval_path() -> None:
     click.echo(str(Path(configs.__file__).parent))
 
 
+main.add_command(audit_source_command)
 main.add_command(build)
 main.add_command(report)
 

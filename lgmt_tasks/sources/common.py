@@ -1,0 +1,588 @@
+"""What every source loader shares: the uniform `SourceProblem`, skip reporting, and the generic entry points.
+
+A loader works in two steps, so that the audit (`lgmt audit-source`) and the builders see the same data:
+
+1. ``record_to_problem(record)`` recognises the record's layout (clean JSONL, Hugging Face, raw) and returns a
+   `SourceProblem`: the English and FOL *strings*, the normalised gold label, nothing parsed yet. Layout quirks
+   are handled here and only here.
+2. `problem_to_case` parses every formula, checks that premises and conclusion are sentences and that the
+   English lines up with the FOL, and returns a `Case`, or raises `SourceRecordError` naming the record, the
+   field and the reason.
+
+A loader never drops a record silently: every record ends up either as a `Case` or as a line in the
+`LoadReport` (``records == loaded + sum(skipped.values())``), because a benchmark's annotation errors are a
+finding to report, not noise to hide.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+from lgmt_tasks.logic.parse import FormulaSyntaxError, parse
+from lgmt_tasks.logic.syntax import Formula, free_vars, rename_constant, signature
+from lgmt_tasks.relations.case import Case
+
+SourceName = Literal["folio", "proverqa", "logicnli"]
+SOURCE_NAMES: tuple[str, ...] = get_args(SourceName)
+
+UnifyMode = Literal["none", "case", "case+numeric"]
+UNIFY_MODES: tuple[str, ...] = get_args(UnifyMode)
+
+USABLE_LABELS: tuple[str, ...] = ("True", "False", "Unknown")
+"""Gold labels a classical three-valued oracle can reproduce (LogicNLI's "Paradox" is not one)."""
+
+# Skip categories: the keys of `LoadReport.skipped`. Kept as constants so that tests and reports agree on them.
+SKIP_UNPARSABLE = "unparsable formula"
+SKIP_EMPTY = "empty formula"
+SKIP_FREE_VARIABLE = "free variable"
+SKIP_NO_CONCLUSION_FOL = "no conclusion FOL"
+SKIP_MISALIGNED = "misaligned NL/FOL premises"
+SKIP_LABEL = "unusable label"
+SKIP_LAYOUT = "unknown record layout"
+SKIP_DUPLICATE = "duplicate id"
+
+
+class SourceRecordError(ValueError):
+    """A source record cannot become a `Case`; says which record, which field, and why.
+
+    Attributes:
+        record_id: The record's id (as it will appear in `Case.source_id`).
+        field: The offending field, e.g. ``"premises_fol[3]"``, ``"conclusion_fol"`` or ``"label"``.
+        reason: A human-readable reason (for a syntax error: the column and what the parser expected).
+        category: A short, stable reason category for counting (one of the ``SKIP_*`` constants or a
+            loader-specific one).
+    """
+
+    def __init__(self, record_id: str, field: str, reason: str, category: str) -> None:
+        super().__init__(f"{record_id}: {field}: {reason}")
+        self.record_id = record_id
+        self.field = field
+        self.reason = reason
+        self.category = category
+
+
+@dataclass(frozen=True)
+class SkipDetail:
+    """One skipped record: its id, the field at fault, the full reason and its category."""
+
+    id: str
+    field: str
+    reason: str
+    category: str
+
+
+@dataclass
+class LoadReport:
+    """What a loader did with every record: how many were read, loaded, and skipped (by reason, with ids).
+
+    Attributes:
+        source: The source name (``"folio"``, ``"proverqa"``, ``"logicnli"``).
+        paths: The files read (empty when records came from memory, e.g. a `datasets.Dataset`).
+        records: Problems read (a LogicNLI story counts once per statement).
+        loaded: Problems that became a `Case`.
+        skipped: Skipped problems per reason category.
+        details: One `SkipDetail` per skipped problem, in reading order.
+        notes: Loader-specific facts worth reporting (e.g. LogicNLI's premise mode and story statistics).
+    """
+
+    source: str
+    paths: list[str] = field(default_factory=list)
+    records: int = 0
+    loaded: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)
+    details: list[SkipDetail] = field(default_factory=list)
+    notes: dict[str, Any] = field(default_factory=dict)
+
+    def skip(self, error: SourceRecordError) -> None:
+        """Count one skipped problem under its category and keep the detail."""
+        self.skipped[error.category] += 1
+        self.details.append(SkipDetail(error.record_id, error.field, error.reason, error.category))
+
+    def merge(self, other: LoadReport) -> None:
+        """Add another report's counts and details to this one (loading a folder of files)."""
+        self.paths.extend(other.paths)
+        self.records += other.records
+        self.loaded += other.loaded
+        self.skipped.update(other.skipped)
+        self.details.extend(other.details)
+        for key, value in other.notes.items():
+            if isinstance(value, int) and isinstance(self.notes.get(key), int):
+                self.notes[key] += value
+            else:
+                self.notes.setdefault(key, value)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the report as plain JSON-serialisable data (for build statistics and dataset cards)."""
+        return {
+            "source": self.source,
+            "paths": list(self.paths),
+            "records": self.records,
+            "loaded": self.loaded,
+            "skipped": dict(sorted(self.skipped.items())),
+            "details": [asdict(d) for d in self.details],
+            "notes": dict(self.notes),
+        }
+
+    def to_markdown(self) -> str:
+        """Return a short Markdown summary: the counts and a table of skip reasons."""
+        lines = [
+            f"**{self.source}**: {self.records} records, {self.loaded} loaded, {sum(self.skipped.values())} skipped",
+            "",
+        ]
+        if self.skipped:
+            lines += ["| reason | records |", "|---|---:|"]
+            lines += [f"| {reason} | {n} |" for reason, n in self.skipped.most_common()]
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class SourceProblem:
+    """One source problem in a layout-independent shape, before any formula is parsed.
+
+    Attributes:
+        id: Stable record id (the source's own id where it has one).
+        dataset: ``"folio"``, ``"proverqa"`` or ``"logicnli"``.
+        premises: English premises, stripped of surrounding whitespace.
+        premises_fol: FOL premises, verbatim from the source.
+        conclusion: English conclusion.
+        conclusion_fol: FOL conclusion, verbatim; ``None`` when the source has none (FOLIO v0 train).
+        label: Normalised gold label (``True``/``False``/``Unknown``, or ``Paradox`` for LogicNLI), or ``None``.
+        label_source: The label as the source spells it.
+        meta: Layout-specific extras a loader needs later (LogicNLI: ``num_facts``, ``proof_trace``,
+            ``story_id``).
+    """
+
+    id: str
+    dataset: str
+    premises: tuple[str, ...]
+    premises_fol: tuple[str, ...]
+    conclusion: str
+    conclusion_fol: str | None
+    label: str | None
+    label_source: str | None = None
+    meta: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def aligned(self) -> bool:
+        """Whether the English and FOL premise lists have the same length (premise i says formula i)."""
+        return len(self.premises) == len(self.premises_fol)
+
+
+# --------------------------------------------------------------------------- labels
+
+
+def normalise_label(raw: object, mapping: Mapping[str, str], record_id: str) -> str | None:
+    """Map a source's label spelling onto ``True``/``False``/``Unknown``/``Paradox`` (``None`` if absent).
+
+    Args:
+        raw: The label as stored (a string, or a bool when a loader has typed it).
+        mapping: Lower-cased source spelling → normalised label.
+        record_id: For the error message.
+
+    Raises:
+        SourceRecordError: The spelling is not in `mapping` (category `SKIP_LABEL`).
+    """
+    if raw is None:
+        return None
+    if isinstance(raw, bool):
+        return "True" if raw else "False"
+    key = str(raw).strip().lower()
+    if key not in mapping:
+        raise SourceRecordError(record_id, "label", f"unknown label {raw!r}", SKIP_LABEL)
+    return mapping[key]
+
+
+# --------------------------------------------------------------------------- formulas
+
+
+def parse_formula(record_id: str, field: str, text: object) -> Formula:
+    """Parse one source formula that must be a sentence.
+
+    Args:
+        record_id: The record's id, for the error.
+        field: Where the formula sits (``"premises_fol[3]"``, ``"conclusion_fol"``), for the error.
+        text: The formula as stored in the source.
+
+    Returns:
+        The parsed formula (a sentence).
+
+    Raises:
+        SourceRecordError: The text is empty, does not parse (the reason gives the column and what the parser
+            expected), or has free variables (FOLIO v2 writes ``Rated(x, generalAudience)`` for a ground fact;
+            guessing a quantifier would invent a premise, so such records are skipped).
+    """
+    if text is None or not str(text).strip():
+        raise SourceRecordError(record_id, field, "empty formula", SKIP_EMPTY)
+    source = str(text)
+    try:
+        formula = parse(source)
+    except FormulaSyntaxError as exc:
+        reason = f"syntax error at column {exc.column}: expected {exc.expected} in {source.strip()!r}"
+        raise SourceRecordError(record_id, field, reason, SKIP_UNPARSABLE) from exc
+    free = sorted(free_vars(formula))
+    if free:
+        raise SourceRecordError(record_id, field, f"free variable {', '.join(free)} in {field}", SKIP_FREE_VARIABLE)
+    return formula
+
+
+def parse_problem(problem: SourceProblem) -> tuple[tuple[Formula, ...], Formula]:
+    """Parse a problem's premises and conclusion, stopping at the first bad formula.
+
+    Raises:
+        SourceRecordError: No conclusion FOL, or a formula is empty, unparsable or open.
+    """
+    if problem.conclusion_fol is None:
+        raise SourceRecordError(
+            problem.id, "conclusion_fol", "the source has no conclusion FOL", SKIP_NO_CONCLUSION_FOL
+        )
+    premises = tuple(parse_formula(problem.id, f"premises_fol[{i}]", p) for i, p in enumerate(problem.premises_fol))
+    conclusion = parse_formula(problem.id, "conclusion_fol", problem.conclusion_fol)
+    return premises, conclusion
+
+
+def problem_to_case(problem: SourceProblem, *, unify_constants: UnifyMode = "none") -> Case:
+    """Turn a `SourceProblem` into a `Case` whose premise i is said by English premise i.
+
+    Records whose English and FOL premise lists differ in length (FOLIO v0: an English premise split in two, or
+    two formulas for one sentence) are skipped rather than repaired. Every LGMT relation that copies, drops or
+    reorders premises relies on premise i's sentence saying formula i; joining the English into one paragraph
+    would make every such follow-up's English wrong, and only 3 of the 12 affected FOLIO records could be
+    repaired by re-joining a sentence fragment.
+
+    Args:
+        problem: The problem to convert.
+        unify_constants: Opt-in spelling normalisation of constants (see `unify_constants`); ``"none"`` keeps the
+            source's symbols.
+
+    Raises:
+        SourceRecordError: An unusable gold label (``Paradox``), no conclusion FOL, misaligned premise lists, or
+            a bad formula.
+    """
+    if problem.label is not None and problem.label not in USABLE_LABELS:
+        raise SourceRecordError(
+            problem.id,
+            "label",
+            f"label {problem.label} ({problem.label_source}) has no classical three-valued reading",
+            SKIP_LABEL,
+        )
+    if problem.conclusion_fol is None:
+        raise SourceRecordError(
+            problem.id, "conclusion_fol", "the source has no conclusion FOL", SKIP_NO_CONCLUSION_FOL
+        )
+    if not problem.aligned:
+        raise SourceRecordError(
+            problem.id,
+            "premises",
+            f"{len(problem.premises)} English premises but {len(problem.premises_fol)} FOL "
+            "premises: the English cannot be matched to the FOL premise by premise",
+            SKIP_MISALIGNED,
+        )
+    premises, conclusion = parse_problem(problem)
+    if unify_constants != "none":
+        unified, _ = unify_constants_in((*premises, conclusion), unify_constants)
+        premises, conclusion = unified[:-1], unified[-1]
+    return Case(
+        premises_fol=premises,
+        conclusion_fol=conclusion,
+        premises=problem.premises,
+        conclusion=problem.conclusion,
+        label=problem.label,
+        source_dataset=problem.dataset,
+        source_id=problem.id,
+    )
+
+
+# --------------------------------------------------------------------------- constant normalisation (opt-in)
+
+_LETTER_BEFORE_DIGIT = re.compile(r"^[a-z](?=\d)")
+
+
+def constant_key(name: str, mode: UnifyMode) -> str:
+    """Return the spelling-insensitive key under which constants are unified.
+
+    ``"case"`` ignores letter case, underscores and hyphens (FOLIO's ``dani_Shapiro`` vs ``daniShapiro``,
+    ``kO`` vs ``ko``); ``"case+numeric"`` also ignores one letter in front of a digit, FOLIO v2's way of
+    writing a number as an identifier (``y1984`` vs ``1984``).
+    """
+    if mode == "none":
+        return name
+    key = name.lower().replace("_", "").replace("-", "")
+    if mode == "case+numeric":
+        key = _LETTER_BEFORE_DIGIT.sub("", key)
+    return key
+
+
+def unify_constants_in(formulas: Sequence[Formula], mode: UnifyMode) -> tuple[tuple[Formula, ...], dict[str, str]]:
+    """Rename constants of one problem that differ only in spelling to one representative.
+
+    This is an opt-in repair for annotation errors (the same individual spelt two ways makes a provable
+    conclusion unprovable). It is off by default because it can also merge individuals the annotator meant to
+    keep apart. The representative is the most frequent spelling, ties broken alphabetically, so the result is
+    deterministic.
+
+    Args:
+        formulas: Every formula of one problem (premises and conclusion), so that all are renamed alike.
+        mode: ``"none"`` (no change), ``"case"`` or ``"case+numeric"`` (see `constant_key`).
+
+    Returns:
+        The renamed formulas, and the map from each renamed spelling to its representative.
+    """
+    if mode not in UNIFY_MODES:
+        raise ValueError(f"unify mode must be one of {', '.join(UNIFY_MODES)}; got {mode!r}")
+    if mode == "none":
+        return tuple(formulas), {}
+    counts: Counter[str] = Counter()
+    for f in formulas:
+        counts.update(_constant_occurrences(f))
+    groups: dict[str, list[str]] = {}
+    for name in sorted(counts):
+        groups.setdefault(constant_key(name, mode), []).append(name)
+    renaming: dict[str, str] = {}
+    for names in groups.values():
+        if len(names) > 1:
+            representative = min(names, key=lambda n: (-counts[n], n))
+            renaming.update({n: representative for n in names if n != representative})
+    out = list(formulas)
+    for old, new in sorted(renaming.items()):
+        out = [rename_constant(f, old, new) for f in out]
+    return tuple(out), renaming
+
+
+def _constant_occurrences(f: Formula) -> list[str]:
+    """Constant names of `f`, once per formula (frequency = number of formulas that mention it)."""
+    return sorted(signature(f).constants)
+
+
+# --------------------------------------------------------------------------- reading files
+
+
+def read_records(path: str | Path) -> Iterator[tuple[dict[str, Any], Path, int]]:
+    """Yield ``(record, file, index)`` for every record of a JSON/JSONL file or a folder of them.
+
+    A folder is read non-recursively, files in name order, ``*.jsonl`` and ``*.json`` only (so a ``raw/``
+    sub-folder or a licence file next to the data is ignored). A ``.json`` file holds one JSON array (the raw
+    ProverQA layout) or one object per line.
+
+    Raises:
+        FileNotFoundError: `path` does not exist, or a folder holds no data file.
+    """
+    root = Path(path)
+    if not root.exists():
+        raise FileNotFoundError(f"no such file or folder: {root}")
+    files = [root] if root.is_file() else sorted(p for p in root.iterdir() if p.suffix in (".json", ".jsonl"))
+    if not files:
+        raise FileNotFoundError(f"no .json or .jsonl files in {root}")
+    for file in files:
+        text = file.read_text(encoding="utf-8")
+        if file.suffix == ".json" and text.lstrip().startswith("["):
+            records = json.loads(text)
+            for i, record in enumerate(records):
+                yield record, file, i
+        else:
+            for i, line in enumerate(line for line in text.splitlines() if line.strip()):
+                yield json.loads(line), file, i
+
+
+def split_from_filename(file: Path | None, choices: Sequence[str]) -> str | None:
+    """Return the split or level named in a file name (``folio_v2_validation.jsonl`` → ``validation``), if any."""
+    if file is None:
+        return None
+    stem = file.stem.lower()
+    for choice in choices:
+        if re.search(rf"(^|[_\-.]){re.escape(choice)}($|[_\-.])", stem):
+            return choice
+    return None
+
+
+# --------------------------------------------------------------------------- generic entry points
+
+
+def _check_name(name: str) -> None:
+    if name not in SOURCE_NAMES:
+        raise ValueError(f"unknown source {name!r}; valid sources: {', '.join(SOURCE_NAMES)}")
+
+
+def iter_problems(name: SourceName, path: str | Path, report: LoadReport | None = None) -> Iterator[SourceProblem]:
+    """Every problem of a source file or folder as a `SourceProblem` (no parsing, no prover).
+
+    Records whose layout is not recognised, or whose id repeats an earlier one (a LogicNLI stories file next
+    to the per-problem file of the same split), are counted in `report` and not yielded.
+
+    Args:
+        name: The source.
+        path: A file or a folder of files.
+        report: Receives the paths read and the records skipped at this stage.
+    """
+    _check_name(name)
+    module = _loader(name)
+    seen: set[str] = set()
+    current: Path | None = None
+    for record, file, index in read_records(path):
+        if report is not None and file != current:
+            report.paths.append(str(file))
+            current = file
+        try:
+            problems = module.record_to_problems(record, file=file, index=index)
+        except SourceRecordError as exc:
+            if report is not None:
+                report.records += 1
+                report.skip(exc)
+            continue
+        for problem in problems:
+            if problem.id in seen:
+                if report is not None:
+                    report.records += 1
+                    report.skip(
+                        SourceRecordError(
+                            problem.id, "id", f"id already read from an earlier record ({file.name})", SKIP_DUPLICATE
+                        )
+                    )
+                continue
+            seen.add(problem.id)
+            yield problem
+
+
+def cases_from_records(
+    records: Iterable[Mapping[str, Any]],
+    source: SourceName,
+    *,
+    split: str | None = None,
+    unify_constants: UnifyMode = "none",
+    **options: Any,
+) -> tuple[list[Case], LoadReport]:
+    """Cases from records already in memory, e.g. a `datasets.Dataset` from ``load_dataset("json", ...)``.
+
+    Args:
+        records: Source records in any layout the source's loader recognises (detected per record).
+        source: The source they come from.
+        split: The split or level, used only to build ids when the records lack them (``"validation"``,
+            ``"easy"``).
+        unify_constants: Opt-in constant spelling normalisation (default off).
+        **options: Loader-specific options (LogicNLI: ``premises``, ``timeout_ms``).
+
+    Returns:
+        The cases and the `LoadReport`.
+    """
+    _check_name(source)
+    module = _loader(source)
+    report = LoadReport(source)
+    problems: list[SourceProblem] = []
+    for index, record in enumerate(records):
+        try:
+            problems.extend(module.record_to_problems(dict(record), split=split, index=index))
+        except SourceRecordError as exc:
+            report.records += 1
+            report.skip(exc)
+    cases = module.problems_to_cases(problems, report, unify_constants=unify_constants, **options)
+    return cases, report
+
+
+def load_source(
+    name: SourceName,
+    path: str | Path | None,
+    *,
+    unify_constants: UnifyMode = "none",
+    **options: Any,
+) -> tuple[list[Case], LoadReport]:
+    """Load a source benchmark's problems as `Case`s, skipping (and reporting) what cannot be used.
+
+    No data ships with the package, so a path is required: a file (clean JSONL, Hugging Face JSONL, raw JSON)
+    or a folder of such files (read non-recursively).
+
+    Args:
+        name: ``"folio"``, ``"proverqa"`` or ``"logicnli"``.
+        path: File or folder.
+        unify_constants: Opt-in constant spelling normalisation (``"none"``, ``"case"``, ``"case+numeric"``).
+        **options: Loader-specific options. LogicNLI: ``premises`` (``"consistent-subset"``, the default;
+            ``"trace"``; ``"all"``) and ``timeout_ms``.
+
+    Returns:
+        ``(cases, report)``.
+
+    Raises:
+        ValueError: Unknown source name, no path, or no record could be loaded (the message gives the skip
+            counts).
+        FileNotFoundError: The path does not exist or holds no data file.
+    """
+    _check_name(name)
+    if unify_constants not in UNIFY_MODES:
+        raise ValueError(f"unify_constants must be one of {', '.join(UNIFY_MODES)}; got {unify_constants!r}")
+    if path is None:
+        raise ValueError(
+            f"a path to the {name} data (file or folder) is required: no source data ships with lgmt-tasks"
+        )
+    module = _loader(name)
+    report = LoadReport(name)
+    problems = list(iter_problems(name, path, report))
+    cases = module.problems_to_cases(problems, report, unify_constants=unify_constants, **options)
+    if not cases:
+        raise ValueError(
+            f"no usable {name} problem in {path}: {report.records} records, skipped "
+            f"{dict(report.skipped.most_common())}"
+        )
+    return cases, report
+
+
+def _loader(name: str) -> Any:
+    """Return the loader module of a source (imported lazily: the loaders import this module)."""
+    if name == "folio":
+        from lgmt_tasks.sources import folio
+
+        return folio
+    if name == "proverqa":
+        from lgmt_tasks.sources import proverqa
+
+        return proverqa
+    from lgmt_tasks.sources import logicnli
+
+    return logicnli
+
+
+def map_problems(
+    problems: Iterable[SourceProblem], report: LoadReport, *, unify_constants: UnifyMode = "none"
+) -> list[Case]:
+    """Convert problems to cases one by one, counting each skipped problem in `report`.
+
+    The shared `problems_to_cases` of FOLIO and ProverQA (LogicNLI adds a prover step).
+    """
+    cases: list[Case] = []
+    for problem in problems:
+        report.records += 1
+        try:
+            cases.append(problem_to_case(problem, unify_constants=unify_constants))
+        except SourceRecordError as exc:
+            report.skip(exc)
+            continue
+        report.loaded += 1
+    return cases
+
+
+__all__ = [
+    "SOURCE_NAMES",
+    "UNIFY_MODES",
+    "USABLE_LABELS",
+    "LoadReport",
+    "SkipDetail",
+    "SourceName",
+    "SourceProblem",
+    "SourceRecordError",
+    "UnifyMode",
+    "cases_from_records",
+    "constant_key",
+    "iter_problems",
+    "load_source",
+    "map_problems",
+    "normalise_label",
+    "parse_formula",
+    "parse_problem",
+    "problem_to_case",
+    "read_records",
+    "split_from_filename",
+    "unify_constants_in",
+]

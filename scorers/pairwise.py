@@ -1,0 +1,237 @@
+"""Metric arithmetic of metamorphic groups, in pure Python (DESIGN decision 6: no framework imports here).
+
+One metamorphic group is a source case and k ≥ 1 follow-ups that a relation proved to have the same label as the
+source; the model's answers are compared with each other (the metamorphic oracle of LGMT §3.5) and with the gold
+label. `group_outcome` turns one group's answers into 0/1 indicators; the rate functions turn many groups'
+indicators into the metrics of LGMT §4.5. The Inspect `@metric`s, the lm-eval aggregations and the Hugging Face
+`evaluate` modules all wrap these functions, so the three frameworks cannot disagree.
+
+Denominators. Every rate except `unparsed_rate` is a ratio of sums whose denominator is the number of groups in
+which *every* answer parsed (DESIGN decision 5): an answer we could not read is neither consistent nor
+inconsistent, neither right nor wrong, and is reported as its own rate instead. The paper divides by all groups
+(it logs parse failures separately and reports them as rare); on fully parsed runs the two agree.
+
+Ratios of sums, not means of ratios, so that the metrics stay exact when Inspect reduces several epochs of a
+sample to the per-key mean first: Σ(mean over epochs of y) / Σ(mean over epochs of parsed) equals the pooled
+ratio over all sample-epochs, whatever the epochs disagree on.
+
+Identities that hold exactly on every set of groups (they follow from the per-group definitions, and the tests
+check them): acc_static − acc_cons = hdr, and mvr + acc_cons + fur = 1 (when anything parsed), because the parsed
+groups split into violations, consistent-and-correct, and consistent-and-wrong.
+
+Standard errors use the delta method for a ratio estimator over groups (the group is the unit, so answers within a
+group, and epochs of a group, are treated as correlated, as they are):
+SE(R) = sqrt(n / (n − 1) · Σᵢ (yᵢ − R·xᵢ)²) / Σᵢ xᵢ, with n groups, yᵢ the indicator and xᵢ = parsedᵢ. With every
+group parsed this is the usual sqrt(R(1 − R) / (n − 1)). It is a normal approximation: near 0 or 1 and for small n,
+prefer a Wilson interval on the counts.
+
+Empty input and zero denominators give NaN (value and standard error), not 0.0: a run in which nothing parsed has
+no violation rate, and 0.0 would read as a perfectly consistent model. A standard error needs two groups; with one
+it is NaN too.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+OUTCOME_KEYS: tuple[str, ...] = (
+    "violation",
+    "source_correct",
+    "followup_correct",
+    "consistent_correct",
+    "hidden_defect",
+    "false_unreported",
+    "parsed",
+)
+"""The keys of one group's outcome, in a fixed order (they are the keys of the LGMT score dict)."""
+
+RATE_NAMES: tuple[str, ...] = ("mvr", "acc_static", "acc_cons", "hdr", "fur", "unparsed_rate")
+"""The rates, under the names they have in logs and reports."""
+
+Outcome = Mapping[str, float]
+"""One group's indicators: 0/1 from `group_outcome`, or a mean of them after epoch reduction."""
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A ratio-of-sums estimate with its standard error.
+
+    Attributes:
+        value: numerator / denominator (NaN if the denominator is 0).
+        stderr: Delta-method standard error over groups (NaN with fewer than two groups or a zero denominator).
+        numerator: The sum of the indicator over groups.
+        denominator: The sum of the denominator indicator over groups (parsed groups, or all groups).
+    """
+
+    value: float
+    stderr: float
+    numerator: float
+    denominator: float
+
+
+def group_outcome(gold: str, source: str | None, followups: Sequence[str | None]) -> dict[str, int]:
+    """Score one metamorphic group: compare the answers with each other and with the gold label.
+
+    The expected output relation of every LGMT relation is equality (each follow-up is proven to keep the label),
+    so a violation is any follow-up answer that differs from the source answer.
+
+    Args:
+        gold: The gold label of the source (and, proven, of every follow-up).
+        source: The parsed answer to the source case, or None if it did not parse.
+        followups: The parsed answers to the follow-ups, in order (None where one did not parse).
+
+    Returns:
+        A dict with exactly the keys of `OUTCOME_KEYS`, each 0 or 1:
+        `parsed` is 1 iff every answer parsed, and when it is 0 all other keys are 0;
+        `violation`: some follow-up answer differs from the source answer;
+        `source_correct`: the source answer equals the gold label;
+        `followup_correct`: every follow-up answer equals the gold label;
+        `consistent_correct`: the source and every follow-up are correct;
+        `hidden_defect`: the source is correct and there is a violation (correct under static testing, inconsistent
+        under LGMT);
+        `false_unreported`: no violation and the source is wrong (so every answer is the same wrong label: the
+        blind spot of consistency testing).
+
+    Raises:
+        ValueError: If there are no follow-ups (a group needs something to compare the source with).
+    """
+    if not followups:
+        raise ValueError("a metamorphic group needs at least one follow-up answer")
+    if source is None or any(answer is None for answer in followups):
+        return dict.fromkeys(OUTCOME_KEYS, 0)
+    violation = any(answer != source for answer in followups)
+    source_correct = source == gold
+    followup_correct = all(answer == gold for answer in followups)
+    outcome = {
+        "violation": violation,
+        "source_correct": source_correct,
+        "followup_correct": followup_correct,
+        "consistent_correct": source_correct and followup_correct,
+        "hidden_defect": source_correct and violation,
+        "false_unreported": not violation and not source_correct,
+        "parsed": True,
+    }
+    return {key: int(outcome[key]) for key in OUTCOME_KEYS}
+
+
+def ratio_of_sums(numerators: Sequence[float], denominators: Sequence[float]) -> Rate:
+    """Compute Σ numerators / Σ denominators over groups, with its delta-method standard error.
+
+    Args:
+        numerators: Per-group indicator (or its epoch mean).
+        denominators: Per-group denominator indicator, same length.
+
+    Returns:
+        The estimate; see the module docstring for the standard error and the NaN conventions.
+
+    Raises:
+        ValueError: If the two sequences differ in length.
+    """
+    if len(numerators) != len(denominators):
+        raise ValueError(f"{len(numerators)} numerators but {len(denominators)} denominators")
+    n = len(numerators)
+    total_y = math.fsum(numerators)
+    total_x = math.fsum(denominators)
+    if total_x == 0:
+        return Rate(math.nan, math.nan, total_y, total_x)
+    ratio = total_y / total_x
+    if n < 2:
+        return Rate(ratio, math.nan, total_y, total_x)
+    residuals = math.fsum((y - ratio * x) ** 2 for y, x in zip(numerators, denominators, strict=True))
+    return Rate(ratio, math.sqrt(n / (n - 1) * residuals) / total_x, total_y, total_x)
+
+
+def _column(outcomes: Sequence[Outcome], key: str) -> list[float]:
+    column = []
+    for index, outcome in enumerate(outcomes):
+        if key not in outcome:
+            raise ValueError(f"outcome {index} has no {key!r} (expected the keys {', '.join(OUTCOME_KEYS)})")
+        column.append(float(outcome[key]))
+    return column
+
+
+def _over_parsed(outcomes: Sequence[Outcome], key: str) -> Rate:
+    return ratio_of_sums(_column(outcomes, key), _column(outcomes, "parsed"))
+
+
+def mvr(outcomes: Sequence[Outcome]) -> Rate:
+    """Compute the metamorphic oracle violation rate (LGMT §4.5.1): Σ violation / Σ parsed.
+
+    The share of parsed groups in which some follow-up answer differs from the source answer. Needs no gold label.
+    """
+    return _over_parsed(outcomes, "violation")
+
+
+def acc_static(outcomes: Sequence[Outcome]) -> Rate:
+    """Compute static accuracy (LGMT §4.5.3): Σ source_correct / Σ parsed.
+
+    Accuracy on the source cases alone, as a reference-based benchmark would measure it; the denominator is the
+    parsed groups (not all sources) so that it shares its denominator with `acc_cons` and `hdr`.
+    """
+    return _over_parsed(outcomes, "source_correct")
+
+
+def acc_cons(outcomes: Sequence[Outcome]) -> Rate:
+    """Compute consistent accuracy (LGMT §4.5.3): Σ consistent_correct / Σ parsed.
+
+    The share of parsed groups in which the source and every follow-up are answered correctly.
+    """
+    return _over_parsed(outcomes, "consistent_correct")
+
+
+def hdr(outcomes: Sequence[Outcome]) -> Rate:
+    """Compute the hidden defect rate (LGMT §4.5.3): Σ hidden_defect / Σ parsed.
+
+    The share of parsed groups whose source is answered correctly but which violate the relation: what static
+    accuracy overstates. Equals `acc_static − acc_cons` exactly (same denominator).
+    """
+    return _over_parsed(outcomes, "hidden_defect")
+
+
+def fur(outcomes: Sequence[Outcome]) -> Rate:
+    """Compute the false unreported rate (LGMT §4.5.4): Σ false_unreported / Σ parsed.
+
+    The share of parsed groups answered consistently but wrongly (no violation, wrong source): errors that a
+    consistency oracle cannot see.
+    """
+    return _over_parsed(outcomes, "false_unreported")
+
+
+def unparsed_rate(outcomes: Sequence[Outcome]) -> Rate:
+    """Compute the share of groups with at least one unparsed answer: Σ (1 − parsed) / number of groups.
+
+    The denominator of every other rate is what this leaves; it is always reported so that a low MVR cannot hide
+    behind answers the parser had to drop.
+    """
+    parsed = _column(outcomes, "parsed")
+    return ratio_of_sums([1.0 - p for p in parsed], [1.0] * len(parsed))
+
+
+RATES: dict[str, Callable[[Sequence[Outcome]], Rate]] = {
+    "mvr": mvr,
+    "acc_static": acc_static,
+    "acc_cons": acc_cons,
+    "hdr": hdr,
+    "fur": fur,
+    "unparsed_rate": unparsed_rate,
+}
+"""Each rate by its name in `RATE_NAMES`."""
+
+
+def summarize(outcomes: Sequence[Outcome]) -> dict[str, float]:
+    """Compute every rate and its standard error, flat: `mvr`, `mvr_stderr`, …, `unparsed_rate_stderr`.
+
+    Args:
+        outcomes: One outcome per group (see `group_outcome`).
+
+    Returns:
+        A flat dict of floats, in `RATE_NAMES` order, for tables and framework wrappers.
+    """
+    summary: dict[str, float] = {}
+    for name in RATE_NAMES:
+        rate = RATES[name](outcomes)
+        summary[name] = rate.value
+        summary[f"{name}_stderr"] = rate.stderr
+    return summary

@@ -1,0 +1,78 @@
+"""The group solver: ask the model once per member of a metamorphic group, all members concurrently.
+
+One Inspect sample is one group (DESIGN decision 1): `state.metadata["members"]` holds the user prompts, source
+first, then each follow-up. Each member is an independent conversation (system prompt + that user prompt), as in
+the paper, where source and follow-up are fed to the model independently (§3.5).
+
+Where the answers go:
+
+- `state.store["responses"]` (key `RESPONSES_KEY`): the raw completions, one per member, in member order. The
+  scorer reads them from there, and the log keeps them as the sample's `store`.
+- `state.messages` / `state.output`: the source conversation and its output, so `inspect view` shows the source
+  exchange in the Messages tab. Every member's model call (follow-ups included) is in the sample's events.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, ModelOutput, get_model
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.util import collect
+from lgmt_tasks.solvers.prompts import DEFAULT_PROMPTING, system_prompt
+
+RESPONSES_KEY = "responses"
+"""`state.store` key of the raw completions (list[str], member order: source first)."""
+
+
+def members_of(state: TaskState) -> list[str]:
+    """Return the user prompts of a group, checked: a non-empty list of strings in `state.metadata["members"]`.
+
+    Args:
+        state: The sample's state.
+
+    Returns:
+        The prompts, source first.
+
+    Raises:
+        ValueError: Naming the sample, if `members` is missing or malformed (a dataset built for another solver).
+    """
+    members: Any = (state.metadata or {}).get("members")
+    if not isinstance(members, list) or len(members) < 2 or not all(isinstance(m, str) for m in members):
+        raise ValueError(
+            f"Sample {state.sample_id}: metadata['members'] must be a list of at least two user prompts (source "
+            f"first, then the follow-ups); got {members!r:.200}"
+        )
+    return members
+
+
+@solver
+def group_generate(prompting: str = DEFAULT_PROMPTING) -> Solver:
+    """Generate one answer per group member with the paper's system prompt, concurrently.
+
+    Args:
+        prompting: `zero_shot`, `zero_shot_cot` (the paper's default), `few_shot` or `few_shot_cot`; few-shot
+            variants carry their demonstrations in the system prompt (Appendix C.1).
+
+    Returns:
+        The solver. It stores the raw completions under `state.store[RESPONSES_KEY]` and leaves the source
+        conversation in `state.messages` / `state.output`.
+
+    Raises:
+        ValueError: At construction, if `prompting` is not one of the four (the message lists them).
+    """
+    system = system_prompt(prompting)  # validates now, when the task is built, not at the first sample
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        members = members_of(state)
+        model = get_model()
+        conversations: list[list[ChatMessage]] = [
+            [ChatMessageSystem(content=system), ChatMessageUser(content=prompt)] for prompt in members
+        ]
+        outputs: list[ModelOutput] = await collect(*(model.generate(messages) for messages in conversations))
+        state.store.set(RESPONSES_KEY, [output.completion for output in outputs])
+        state.messages = [*conversations[0], outputs[0].message]
+        state.output = outputs[0]
+        return state
+
+    return solve

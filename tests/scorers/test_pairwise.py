@@ -1,0 +1,174 @@
+"""Pure metric arithmetic: one group's outcome, the rates over groups, their errors and identities."""
+
+from __future__ import annotations
+
+import math
+import statistics
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from lgmt_tasks.scorers.pairwise import (
+    OUTCOME_KEYS,
+    RATE_NAMES,
+    RATES,
+    acc_cons,
+    acc_static,
+    fur,
+    group_outcome,
+    hdr,
+    mvr,
+    ratio_of_sums,
+    summarize,
+    unparsed_rate,
+)
+
+ZERO = dict.fromkeys(OUTCOME_KEYS, 0)
+
+
+def outcome(**ones: int) -> dict[str, int]:
+    return {**ZERO, **ones}
+
+
+@pytest.mark.parametrize(
+    ("gold", "source", "followups", "expected"),
+    [
+        # k = 1
+        ("True", "True", ["True"], outcome(source_correct=1, followup_correct=1, consistent_correct=1, parsed=1)),
+        ("True", "True", ["False"], outcome(violation=1, source_correct=1, hidden_defect=1, parsed=1)),
+        ("True", "False", ["True"], outcome(violation=1, followup_correct=1, parsed=1)),
+        ("True", "False", ["Unknown"], outcome(violation=1, parsed=1)),
+        ("False", "True", ["True"], outcome(false_unreported=1, parsed=1)),
+        (
+            "Unknown",
+            "Unknown",
+            ["Unknown"],
+            outcome(source_correct=1, followup_correct=1, consistent_correct=1, parsed=1),
+        ),
+        # unparsed anywhere: nothing but zeros
+        ("True", None, ["True"], ZERO),
+        ("True", "True", [None], ZERO),
+        ("True", None, [None], ZERO),
+        ("True", "True", ["True", None], ZERO),
+        # k > 1: a violation if any follow-up differs
+        (
+            "True",
+            "True",
+            ["True", "True", "True"],
+            outcome(source_correct=1, followup_correct=1, consistent_correct=1, parsed=1),
+        ),
+        ("True", "True", ["True", "Unknown"], outcome(violation=1, source_correct=1, hidden_defect=1, parsed=1)),
+        ("False", "True", ["True", "True"], outcome(false_unreported=1, parsed=1)),
+        ("False", "True", ["False", "False"], outcome(violation=1, followup_correct=1, parsed=1)),
+        ("False", "True", ["False", "True"], outcome(violation=1, parsed=1)),
+    ],
+)
+def test_group_outcome(gold: str, source: str | None, followups: list[str | None], expected: dict[str, int]) -> None:
+    result = group_outcome(gold, source, followups)
+    assert result == expected
+    assert list(result) == list(OUTCOME_KEYS)
+
+
+def test_group_outcome_needs_a_followup() -> None:
+    with pytest.raises(ValueError, match="at least one follow-up"):
+        group_outcome("True", "True", [])
+
+
+GROUPS = [
+    group_outcome("True", "True", ["True"]),  # consistent and correct
+    group_outcome("True", "True", ["False"]),  # hidden defect
+    group_outcome("False", "True", ["True"]),  # false unreported
+    group_outcome("Unknown", "False", ["Unknown"]),  # violation, wrong source
+    group_outcome("True", None, ["True"]),  # unparsed
+]
+
+
+@pytest.mark.parametrize(
+    ("rate", "numerator", "denominator"),
+    [(mvr, 2, 4), (acc_static, 2, 4), (acc_cons, 1, 4), (hdr, 1, 4), (fur, 1, 4), (unparsed_rate, 1, 5)],
+)
+def test_rates_are_ratios_of_sums(rate, numerator: int, denominator: int) -> None:  # type: ignore[no-untyped-def]
+    result = rate(GROUPS)
+    assert (result.numerator, result.denominator) == (numerator, denominator)
+    assert result.value == numerator / denominator
+
+
+def test_stderr_with_every_group_parsed_is_the_binomial_one() -> None:
+    groups = [group_outcome("True", "True", ["False"])] * 3 + [group_outcome("True", "True", ["True"])] * 7
+    p, n = 0.3, 10
+    assert mvr(groups).stderr == pytest.approx(math.sqrt(p * (1 - p) / (n - 1)))
+
+
+def test_stderr_with_unparsed_groups_follows_the_delta_method() -> None:
+    groups = GROUPS * 3  # n = 15 groups, m = 12 parsed, R = 1/2
+    n, m, r = 15, 12, 0.5
+    assert mvr(groups).stderr == pytest.approx(math.sqrt(r * (1 - r) * n / ((n - 1) * m)))
+
+
+def test_unparsed_rate_stderr_is_the_stderr_of_a_mean() -> None:
+    unparsed = [1 - g["parsed"] for g in GROUPS]
+    assert unparsed_rate(GROUPS).stderr == pytest.approx(statistics.stdev(unparsed) / math.sqrt(len(unparsed)))
+
+
+@pytest.mark.parametrize("name", RATE_NAMES)
+def test_empty_input_is_nan(name: str) -> None:
+    result = RATES[name]([])
+    assert math.isnan(result.value) and math.isnan(result.stderr)
+
+
+@pytest.mark.parametrize("name", [n for n in RATE_NAMES if n != "unparsed_rate"])
+def test_nothing_parsed_is_nan_not_zero(name: str) -> None:
+    result = RATES[name]([ZERO, ZERO])
+    assert math.isnan(result.value)
+    assert unparsed_rate([ZERO, ZERO]).value == 1.0
+
+
+def test_one_group_has_a_value_but_no_stderr() -> None:
+    result = mvr([group_outcome("True", "True", ["False"])])
+    assert result.value == 1.0 and math.isnan(result.stderr)
+
+
+def test_missing_key_is_reported() -> None:
+    with pytest.raises(ValueError, match="outcome 1 has no 'parsed'"):
+        mvr([ZERO, {"violation": 1}])
+
+
+def test_ratio_of_sums_rejects_mismatched_lengths() -> None:
+    with pytest.raises(ValueError):
+        ratio_of_sums([1.0], [1.0, 1.0])
+
+
+def test_summarize_is_flat_and_ordered() -> None:
+    summary = summarize(GROUPS)
+    assert list(summary) == [key for name in RATE_NAMES for key in (name, f"{name}_stderr")]
+    assert summary["mvr"] == 0.5 and summary["unparsed_rate"] == 0.2
+
+
+LABELS = st.sampled_from(["True", "False", "Unknown"])
+ANSWERS = st.one_of(st.none(), LABELS)
+GROUP = st.builds(group_outcome, LABELS, ANSWERS, st.lists(ANSWERS, min_size=1, max_size=3))
+
+
+@given(st.lists(GROUP, max_size=40))
+def test_identities(groups: list[dict[str, int]]) -> None:
+    # per group, exactly: source_correct = consistent_correct + hidden_defect, and the parsed groups split in three
+    for g in groups:
+        assert g["source_correct"] == g["consistent_correct"] + g["hidden_defect"]
+        assert g["parsed"] == g["violation"] + g["consistent_correct"] + g["false_unreported"]
+        assert g["hidden_defect"] <= g["violation"] and g["consistent_correct"] <= g["followup_correct"]
+    if not any(g["parsed"] for g in groups):
+        return
+    # over groups, under the shared denominator (exact up to float rounding of the divisions)
+    assert acc_static(groups).value - acc_cons(groups).value == pytest.approx(hdr(groups).value, abs=1e-12)
+    assert acc_static(groups).numerator - acc_cons(groups).numerator == hdr(groups).numerator
+    assert mvr(groups).value + acc_cons(groups).value + fur(groups).value == pytest.approx(1.0, abs=1e-12)
+
+
+@given(st.lists(st.tuples(GROUP, GROUP), min_size=1, max_size=20))
+def test_epoch_means_give_the_pooled_rate(pairs: list[tuple[dict[str, int], dict[str, int]]]) -> None:
+    """Reducing two epochs of each group to per-key means (Inspect's default) leaves every rate unchanged."""
+    reduced = [{k: (a[k] + b[k]) / 2 for k in OUTCOME_KEYS} for a, b in pairs]
+    pooled = [g for pair in pairs for g in pair]
+    for name in RATE_NAMES:
+        expected, actual = RATES[name](pooled).value, RATES[name](reduced).value
+        assert (math.isnan(expected) and math.isnan(actual)) or actual == pytest.approx(expected, abs=1e-12)
