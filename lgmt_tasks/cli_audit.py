@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from typing import cast
 
 import click
 
 from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
-from lgmt_tasks.sources.common import SOURCE_NAMES, UNIFY_MODES
-from lgmt_tasks.sources.logicnli import PREMISE_MODES
+from lgmt_tasks.sources.common import SOURCE_NAMES, UNIFY_MODES, SourceName, UnifyMode
+from lgmt_tasks.sources.logicnli import PREMISE_MODES, PremiseMode
 
 
 @click.command("audit-source")
@@ -82,12 +83,12 @@ def audit_source_command(
     from lgmt_tasks.sources.audit import audit_source
 
     result = audit_source(
-        source,
+        cast(SourceName, source),
         path,
         timeout_ms=timeout_ms,
-        limit=limit,  # type: ignore[arg-type]
-        unify_constants=unify_constants,  # type: ignore[arg-type]
-        logicnli_premises=logicnli_premises,
+        limit=limit,
+        unify_constants=cast(UnifyMode, unify_constants),
+        logicnli_premises=cast(PremiseMode, logicnli_premises),
         workers=workers,
         progress=progress,
     )

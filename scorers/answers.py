@@ -33,12 +33,13 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Literal
 
 How = Literal["strict", "lenient", "unparsed"]
 
 TRUTH_LABELS: tuple[str, str, str] = ("True", "False", "Unknown")
-TRUTH_ALIASES: Mapping[str, str] = {"Uncertain": "Unknown"}
+TRUTH_ALIASES: Mapping[str, str] = MappingProxyType({"Uncertain": "Unknown"})  # read-only: a default argument
 YES_NO_LABELS: tuple[str, str] = ("yes", "no")
 CHOICE_LETTERS: str = "ABCD"
 

@@ -42,7 +42,7 @@ COLUMNS = """| column | meaning |
 | `category` | `MR-E`, `MR-S`, `MR-P`, `MR-C` (or `composed`) |
 | `direction` | which direction/variant of the law was applied (`forward`, `introduction`, ...) |
 | `source_dataset`, `source_id` | where the source case comes from |
-| `premises`, `premises_fol`, `conclusion`, `conclusion_fol` | the source case (English and FOL, canonical Unicode notation) |
+| `premises`, `premises_fol`, `conclusion`, `conclusion_fol` | the source case (English; FOL in canonical notation) |
 | `label` | the Z3-proven entailment label of the source (and of every follow-up): `True`, `False`, `Unknown` |
 | `followup_*` | the follow-up case |
 | `changed` | what the relation changed (`premise 2`, `conclusion`, `premises`) |

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import datasets
 import yaml
+
+import datasets
 
 # Hub metadata vocabulary for `size_categories` (the card validator accepts these buckets).
 _SIZE_BUCKETS = [

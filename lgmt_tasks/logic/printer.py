@@ -34,7 +34,6 @@ from lgmt_tasks.logic.syntax import (
     And,
     Atom,
     Bottom,
-    Const,
     Eq,
     Exists,
     Forall,
@@ -97,7 +96,7 @@ _COMPOUND = (And, Or, Implies, Iff, Xor)
 
 
 def show(f: Formula) -> str:
-    """The canonical Unicode form of `f` (see the module docstring); `parse(show(f)) == f`.
+    """Print `f` in the canonical Unicode form described in the module docstring; `parse(show(f)) == f`.
 
     Raises:
         ValueError: if a name in `f` would not read back as the same symbol.
@@ -106,7 +105,7 @@ def show(f: Formula) -> str:
 
 
 def show_ascii(f: Formula) -> str:
-    """The same layout as `show` with ASCII connectives; `parse(show_ascii(f)) == f`.
+    """Print `f` in the layout of `show` with ASCII connectives; `parse(show_ascii(f)) == f`.
 
     Raises:
         ValueError: if a name in `f` would not read back as the same symbol.
@@ -129,7 +128,7 @@ def _term(t: Term, bound: tuple[str, ...]) -> str:
 
 
 def _operand(f: Formula, bound: tuple[str, ...], notation: _Notation) -> str:
-    """An operand of a binary or n-ary connective, parenthesised when it is compound or (negated) quantified."""
+    """Print an operand of a binary or n-ary connective, bracketed when compound or (negated) quantified."""
     text = _render(f, bound, notation)
     core = f
     while isinstance(core, Not):

@@ -102,6 +102,10 @@ class Label(str, Enum):
     FALSE = "False"
     UNKNOWN = "Unknown"
 
+    def __str__(self) -> str:
+        """Return the plain value (``"True"``), as dataset columns and prompts need, on every Python version."""
+        return self.value
+
 
 @dataclass(frozen=True)
 class Undecided:
@@ -302,6 +306,7 @@ def entailment(
     Raises:
         ValueError: A premise or the conclusion has free variables.
     """
+    premises = tuple(premises)
     _require_sentences([*((f"premise {i}", p) for i, p in enumerate(premises)), ("the conclusion", conclusion)])
     session = _Session(timeout_ms, rlimit)
     enc = session.encoder
@@ -353,6 +358,7 @@ def entails(
     Raises:
         ValueError: A premise or the conclusion has free variables.
     """
+    premises = tuple(premises)
     _require_sentences([*((f"premise {i}", p) for i, p in enumerate(premises)), ("the conclusion", conclusion)])
     session = _Session(timeout_ms, rlimit)
     session.assert_all(session.encoder.formula(p) for p in premises)
@@ -422,6 +428,7 @@ def satisfiable(
     Raises:
         ValueError: A formula has free variables.
     """
+    formulas = tuple(formulas)
     _require_sentences((f"formula {i}", f) for i, f in enumerate(formulas))
     session = _Session(timeout_ms, rlimit)
     session.assert_all(session.encoder.formula(f) for f in formulas)

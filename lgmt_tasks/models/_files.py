@@ -132,6 +132,7 @@ def write_dir_atomically(dest: Path, write: Callable[[Path], dict[str, object]])
     dest.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.tmp-", dir=dest.parent))
     try:
+        tmp.chmod(0o755)  # mkdtemp makes it private; the finished cache is an ordinary readable folder
         metadata = write(tmp)
         (tmp / COMPLETE_MARKER).write_text(json.dumps(metadata, indent=2, sort_keys=True) + "\n")
         if dest.exists() and not is_complete(dest):

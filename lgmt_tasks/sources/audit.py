@@ -28,6 +28,7 @@ from tqdm import tqdm
 from lgmt_tasks.logic.parse import FormulaSyntaxError
 from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS, Contradictory, Undecided, entailment
 from lgmt_tasks.logic.syntax import EMPTY_SIGNATURE, Formula, signature
+from lgmt_tasks.sources import logicnli
 from lgmt_tasks.sources.common import (
     SKIP_NO_CONCLUSION_FOL,
     SKIP_UNPARSABLE,
@@ -42,6 +43,7 @@ from lgmt_tasks.sources.common import (
     parse_formula,
     unify_constants_in,
 )
+from lgmt_tasks.sources.logicnli import PremiseMode
 
 SUMMARY_KEYS: tuple[str, ...] = (
     "source",
@@ -247,7 +249,7 @@ def audit_items(
     result: AuditResult,
     *,
     unify_constants: UnifyMode = "none",
-    logicnli_premises: str = "all",
+    logicnli_premises: PremiseMode = "all",
     timeout_ms: int | None = DEFAULT_TIMEOUT_MS,
 ) -> Iterator[AuditItem]:
     """Parse the problems and yield what is left to prove, counting parse failures and skips in `result`.
@@ -255,8 +257,6 @@ def audit_items(
     LogicNLI problems are restricted to the premises of `logicnli_premises` first (``"all"`` by default: the
     audit's job is to show the data as it is, and as it is every LogicNLI story is inconsistent).
     """
-    from lgmt_tasks.sources import logicnli
-
     subsets = logicnli.ConsistentSubsets(timeout_ms)
     for problem in problems:
         result.records += 1
@@ -267,7 +267,7 @@ def audit_items(
         source_premises = problem.premises_fol
         if problem.dataset == logicnli.DATASET and logicnli_premises != "all":
             try:
-                indices = logicnli.select_premises(problem, premises, logicnli_premises, subsets)  # type: ignore[arg-type]
+                indices = logicnli.select_premises(problem, premises, logicnli_premises, subsets)
             except SourceRecordError as exc:
                 result.skipped[exc.category] += 1
                 continue
@@ -390,7 +390,7 @@ def audit_problems(
     *,
     timeout_ms: int | None = DEFAULT_TIMEOUT_MS,
     unify_constants: UnifyMode = "none",
-    logicnli_premises: str = "all",
+    logicnli_premises: PremiseMode = "all",
     workers: int = 1,
     progress: bool = False,
     result: AuditResult | None = None,
@@ -453,7 +453,7 @@ def audit_source(
     timeout_ms: int | None = DEFAULT_TIMEOUT_MS,
     limit: int | None = None,
     unify_constants: UnifyMode = "none",
-    logicnli_premises: str = "all",
+    logicnli_premises: PremiseMode = "all",
     workers: int = 1,
     progress: bool = False,
 ) -> AuditResult:

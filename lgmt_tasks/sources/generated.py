@@ -192,7 +192,9 @@ class GenerationReport:
         accepted: Accepted cases per label.
         rejected: Rejected problems by reason: ``"label quota full"`` (a proven label other than the case's
             target: accepting it would unbalance the labels), ``"contradictory premises"``,
-            ``"undecided: <reason>"``, ``"conclusion restates a premise"``, ``"no candidate conclusion"``.
+            ``"undecided: <reason>"``, ``"conclusion restates a premise"``; and premise sets rejected before
+            any conclusion was tried: ``"duplicate premise"``, ``"no candidate conclusion"`` (nothing open was
+            left for an Unknown question).
         exhausted: Case indices given up on after the attempt budget (they are missing from the output, so the
             balance is then off by those cases).
     """
@@ -640,9 +642,11 @@ def _related_literal(d: _Draft, phi: Formula) -> Formula:
     atom = phi.body if isinstance(phi, Not) else phi
     assert isinstance(atom, Atom)
     if len(atom.args) == 1:
-        return _lit(d.some_used() if d.rng.random() < 0.5 else d.fresh(), atom.args, d.rng.random() < 0.7)
-    rel = d.rng.choice(d.relations)
-    return _atom(rel, *atom.args)
+        others = [p for p in d.used if p != atom.pred]
+        pred = d.rng.choice(others) if others and d.rng.random() < 0.5 else d.fresh()
+        return _lit(pred if pred != atom.pred else d.fresh(), atom.args, d.rng.random() < 0.7)
+    others = [r for r in d.relations if r != atom.pred]
+    return _atom(d.rng.choice(others), *atom.args)
 
 
 def _add_redundancy(d: _Draft) -> None:
@@ -734,9 +738,7 @@ def _candidates(d: _Draft, target: str) -> list[Formula]:
         else:
             out.append(_exists_version(open_lits[0]) if len(_terms(open_lits[0])) == 1 else open_lits[0])
         out.extend(open_lits[1:_CANDIDATES_PER_DRAW])
-    seen: set[Formula] = set()
-    unique = [f for f in out if not (f in seen or seen.add(f))]  # type: ignore[func-returns-value]
-    return unique[:_CANDIDATES_PER_DRAW]
+    return list(dict.fromkeys(out))[:_CANDIDATES_PER_DRAW]
 
 
 def _terms(lit: Formula) -> tuple[Term, ...]:
@@ -780,7 +782,7 @@ def _draw_premises(rng: random.Random, vocabulary: Vocabulary) -> _Draft:
             if len(d.premises) < 7 and step(d):
                 break
     target_size = rng.randint(max(4, len(d.premises)), 8)
-    while len(d.premises) < target_size and len(d.pool) >= 4:
+    while len(d.premises) < target_size:
         d.premises.append(_weighted(rng, _DECOYS)(d))
     if rng.random() < 0.3:
         _add_redundancy(d)
@@ -819,6 +821,10 @@ def _generate_one(
     while attempts < max_attempts:
         d = _draw_premises(rng, vocabulary)
         report.premise_sets += 1
+        if len(set(d.premises)) < len(d.premises):
+            report.rejected["duplicate premise"] += 1
+            attempts += 1
+            continue
         candidates = _candidates(d, target)
         if not candidates:
             report.rejected["no candidate conclusion"] += 1

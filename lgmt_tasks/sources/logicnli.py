@@ -280,7 +280,7 @@ class ConsistentSubsets:
         self.undecided_checks = 0
 
     def indices(self, problem: SourceProblem, formulas: Sequence[Formula]) -> tuple[int, ...]:
-        """Return the indices of the premises kept: facts in order, then rules in order, each if the set stays satisfiable.
+        """Return the premises kept: facts in order, then rules in order, each if the set stays satisfiable.
 
         Facts are filtered too, not kept wholesale: a few stories state a fact and its negation (``P(a)``,
         ``¬P(a)``). A satisfiability check that Z3 leaves undecided counts as "not kept", so the subset is

@@ -254,7 +254,7 @@ def _rename_all_binders(f: Formula, data: st.DataObject) -> Formula:
     return f
 
 
-@SETTINGS
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(formulas(), st.data())
 def test_np_ignores_bound_variable_names(f: Formula, data: st.DataObject) -> None:
     variant = _rename_all_binders(f, data)

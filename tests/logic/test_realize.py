@@ -356,16 +356,31 @@ def test_reader_raises_only_english_syntax_error(text: str) -> None:
 # --------------------------------------------------------------------------- the round trip
 
 
-@settings(max_examples=1200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(formulas(max_depth=5))
-def test_roundtrip_natural(f: Formula) -> None:
-    roundtrip(f, lexicon_for([f]))
+# One lexicon per problem, as the builders use it: a list of formulas shares one lexicon. About 2,000 examples
+# in all (the formula strategy, not the realiser, is what costs time: a round trip takes about a millisecond).
+problems = st.lists(formulas(max_depth=4), min_size=1, max_size=3)
 
 
-@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(formulas(max_depth=5))
-def test_roundtrip_abstract(f: Formula) -> None:
-    roundtrip(f, lexicon_for([f], style="abstract"))
+@settings(max_examples=900, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems)
+def test_roundtrip_natural(fs: list[Formula]) -> None:
+    lx = lexicon_for(fs)
+    for f in fs:
+        roundtrip(f, lx)
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems)
+def test_roundtrip_abstract(fs: list[Formula]) -> None:
+    lx = lexicon_for(fs, style="abstract")
+    for f in fs:
+        roundtrip(f, lx)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(formulas(max_depth=5), st.sampled_from(["natural", "abstract"]))
+def test_roundtrip_deep(f: Formula, style: str) -> None:
+    roundtrip(f, lexicon_for([f], style=style))  # type: ignore[arg-type]
 
 
 # Random vocabularies built from overlapping words, so that natural phrases collide in every way we know of
@@ -423,7 +438,7 @@ def vocabulary_formulas(draw: st.DrawFn) -> Formula:
     return draw(st.lists(tree((), 3), min_size=1, max_size=3).map(lambda xs: And(tuple(xs)) if len(xs) > 1 else xs[0]))
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(vocabulary_formulas())
 def test_roundtrip_with_colliding_vocabularies(f: Formula) -> None:
     lx = lexicon_for([f])

@@ -128,7 +128,9 @@ def random_case(rng: random.Random, index: int = 0) -> Case:
         premises[0] = And((formula(rng, 2), formula(rng, 2)))
     if rng.random() < 0.5:
         q = rng.choice((Forall, Exists))
-        premises[-1] = q("x", q("y", Implies(Atom("Likes", (Var("x"), Var("y"))), Atom(rng.choice(UNARY), (Var("y"),)))))
+        premises[-1] = q(
+            "x", q("y", Implies(Atom("Likes", (Var("x"), Var("y"))), Atom(rng.choice(UNARY), (Var("y"),))))
+        )
     conclusion = formula(rng, 2) if rng.random() < 0.7 else Atom(rng.choice(UNARY), (Const(rng.choice(CONSTANTS)),))
     return Case(tuple(premises), conclusion, source_dataset="random", source_id=f"random-{index}")
 

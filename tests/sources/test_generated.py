@@ -3,6 +3,7 @@ of LGMT's 20 relations finds sites in the generated problems."""
 
 from __future__ import annotations
 
+import glob
 import json
 from collections import Counter
 from collections.abc import Callable
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from lgmt_tasks.logic.lexicon import natural_template
 from lgmt_tasks.logic.prover import Undecided, entails, satisfiable
 from lgmt_tasks.logic.syntax import (
     And,
@@ -98,7 +100,7 @@ def test_report_counts_and_serialises(generated: tuple[list[Case], GenerationRep
     assert data["attempts"] >= N
     assert data["premise_sets"] >= N
     assert data["attempts"] - N == sum(
-        n for reason, n in report.rejected.items() if reason not in ("no candidate conclusion",)
+        n for reason, n in report.rejected.items() if reason not in ("no candidate conclusion", "duplicate premise")
     )
 
 
@@ -120,6 +122,7 @@ def test_case_fields(cases: list[Case]) -> None:
         assert 4 <= len(case.premises_fol) <= 8
         assert case.label in LABELS
         assert case.conclusion_fol not in case.premises_fol
+        assert len(set(case.premises_fol)) == len(case.premises_fol)
     assert len({c.source_id for c in cases}) == len(cases)
 
 
@@ -267,6 +270,41 @@ def test_packaged_vocabulary() -> None:
     assert 50 <= len(vocab.people) <= 80
     assert 70 <= len(vocab.properties) <= 100
     assert 20 <= len(vocab.relations) <= 40
+
+
+def test_packaged_vocabulary_reads_naturally() -> None:
+    """Every packaged symbol gets the realiser's natural phrasing, never the abstract fallback."""
+    vocab = load_vocabulary()
+    for name in vocab.properties:
+        template = natural_template(name, 1)
+        assert template is not None and template[0] == 0, name
+    for name in vocab.relations:
+        template = natural_template(name, 2)
+        assert template is not None and template == (0, template[1], 1), name
+
+
+def test_english_uses_natural_phrasing(cases: list[Case]) -> None:
+    for case in cases:
+        for text in (*case.premises, case.conclusion):
+            assert "has property" not in text and "bears relation" not in text, text
+
+
+def test_vocabulary_file_is_shipped_as_package_data() -> None:
+    """The default source must work from an installed wheel, not only from a checkout.
+
+    setuptools matches package-data globs relative to the package folder, and `*.json` does not reach into
+    `data/`; pyproject needs a pattern such as `"lgmt_tasks.sources" = ["data/*.json"]`.
+    """
+    tomllib = pytest.importorskip("tomllib")
+    root = Path(__file__).resolve().parents[2]
+    if not (root / "pyproject.toml").is_file():
+        pytest.skip("not running from a source checkout")
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    package_data = config["tool"]["setuptools"].get("package-data", {})
+    patterns = [*package_data.get("*", []), *package_data.get("lgmt_tasks.sources", [])]
+    package_dir = root / "lgmt_tasks" / "sources"
+    shipped = {m for p in patterns for m in glob.glob(p, root_dir=package_dir, recursive=True)}
+    assert "data/generated_vocabulary.json" in shipped, patterns
 
 
 def test_custom_vocabulary_is_used(tmp_path: Path) -> None:
