@@ -82,9 +82,11 @@ def logicnli_survival() -> str:
             labels = Counter(c.label for c in cases)
             skipped = "; ".join(f"{reason}: {n}" for reason, n in sorted(report.skipped.items()))
             rules = report.notes.get("rules_dropped", 0) if mode == "consistent-subset" else "n/a"
+            mismatches = Counter(m.groups() for d in report.details if (m := MISMATCH.match(d.reason)))
+            flips = ", ".join(f"{g}→{o}: {n}" for (g, o), n in mismatches.most_common())
             lines.append(
                 f"| {split} | {mode} | {report.records} | {report.loaded} | "
-                f"{labels['True']} / {labels['False']} / {labels['Unknown']} | {skipped} | {rules} |"
+                f"{labels['True']} / {labels['False']} / {labels['Unknown']} | {skipped} | {flips} | {rules} |"
             )
     return "\n".join(lines) + "\n"
 

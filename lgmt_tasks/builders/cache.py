@@ -24,7 +24,7 @@ def cache_root() -> Path:
     return Path(os.environ.get("LGMT_CACHE_DIR") or Path.home() / ".cache" / "lgmt-tasks")
 
 
-def cached_repo(suite: str, key: dict[str, Any], write: Callable[[Path], None]) -> Path:
+def cached_repo(suite: str, key: dict[str, Any], write: Callable[[Path], object]) -> Path:
     """The cached repository folder for `(suite, key)`, writing it with `write(folder)` on a miss.
 
     The folder is written under a temporary name and renamed into place, so concurrent processes never see a

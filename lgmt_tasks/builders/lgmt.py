@@ -265,7 +265,7 @@ def _apply_bucket(
             continue
         ok = True
         for fu in fus:
-            outcome = verify(case, fu, timeout_ms=config.timeout_ms)
+            outcome = verify(case, fu, timeout_ms=config.timeout_ms, source_label=case.label)
             if not outcome.proven:
                 stats.drop(bucket, outcome.reason)
                 ok = False
@@ -286,7 +286,7 @@ def build_lgmt(config: LgmtConfig, progress: bool = False) -> LgmtBuild:
     options = {"names": config.names, "direction": config.direction}
     for mr in tqdm(config.mrs, desc="relations", disable=not progress):
         relation = RELATIONS[mr]
-        pool = [c for c in cases if relation.applies(c)]
+        pool = [c for c in cases if relation.applies(c, **options)]
         stats.count(mr, "candidates", len(pool))
         make = _maker(mr, config, options)
         rows.extend(_apply_bucket(mr, ordered_candidates(pool, mr, config.seed), config, stats, make))
@@ -299,15 +299,14 @@ def build_lgmt(config: LgmtConfig, progress: bool = False) -> LgmtBuild:
 def _maker(mr: str, config: LgmtConfig,
            options: dict[str, Any]) -> Callable[[Case, random.Random], list[FollowUp] | None]:
     """How one group of a bucket is made: one relation, a composed chain, or several follow-ups."""
-    from lgmt_tasks.relations.compose import compose, followups
+    from lgmt_tasks.relations.compose import compose_random, followups
 
     others = [RELATIONS[m] for m in config.mrs if m != mr]
 
     def make(case: Case, rng: random.Random) -> list[FollowUp] | None:
         relation = RELATIONS[mr]
         if config.compose:
-            chain = [relation, *rng.sample(others, k=min(len(others), config.compose - 1))]
-            fu = compose(chain, case, rng, **options)
+            fu = compose_random(relation, [RELATIONS[m] for m in config.mrs], config.compose, case, rng, **options)
             return [fu] if fu is not None else None
         first = relation.apply(case, rng, **options)
         if first is None:

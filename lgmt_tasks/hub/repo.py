@@ -102,7 +102,6 @@ def front_matter(configs: Mapping[str, Mapping[str, datasets.Dataset]], card: Ca
             {
                 "config_name": name,
                 "features": next(iter(splits.values())).features._to_yaml_list(),
-                "splits": [{"name": split, "num_examples": len(ds)} for split, ds in splits.items()],
             }
             for name, splits in configs.items()
         ],

@@ -35,6 +35,9 @@ from lgmt_tasks.models._files import converted_dir, gguf_path, write_dir_atomica
 
 StopReason = Literal["stop", "max_tokens"]
 
+GATHER_SECONDS = 0.05
+"""How long a batch leader waits for concurrent requests to join; small next to a generation (seconds)."""
+
 
 def convert(gguf: Path, dest: Path) -> Path:
     """Convert a GGUF file once into a float32 safetensors folder (model, tokenizer, chat template).
@@ -192,9 +195,16 @@ class Engine:
         self.folder = folder
         self.tokenizer: PreTrainedTokenizerBase = AutoTokenizer.from_pretrained(folder, local_files_only=True)
         self.tokenizer.padding_side = "left"
-        self.model: PreTrainedModel = AutoModelForCausalLM.from_pretrained(
-            folder, dtype=torch.float32, local_files_only=True
-        )
+        # A sub-second load needs no progress bar, and a stray bar garbles Inspect's live display.
+        bars_were_on = transformers.utils.logging.is_progress_bar_enabled()
+        transformers.utils.logging.disable_progress_bar()
+        try:
+            self.model: PreTrainedModel = AutoModelForCausalLM.from_pretrained(
+                folder, dtype=torch.float32, local_files_only=True
+            )
+        finally:
+            if bars_were_on:
+                transformers.utils.logging.enable_progress_bar()
         self.model.eval()
         self.load_seconds = time.perf_counter() - start
         eos = self.model.generation_config.eos_token_id
@@ -254,6 +264,10 @@ class Engine:
             with self._generate_lock:
                 if pending.future.done():
                     break
+                if pending.max_batch > 1 and len(self._pending) < pending.max_batch:
+                    # Concurrent callers (e.g. every sample at the start of an eval) arrive a few milliseconds
+                    # apart; waiting briefly lets them join this batch instead of queueing behind a batch of one.
+                    time.sleep(GATHER_SECONDS)
                 batch = self._take_batch()
                 if batch:
                     self._run(batch)

@@ -15,7 +15,10 @@ MR-P1–P5, MR-C1–C3. It is a read-only mapping; relations are stateless.
     >>> fu.premise_origin, fu.changed, fu.obligation[0]
     ((None, 1), 'premise 1', 'equivalence')
 
-Proof obligations are discharged by `lgmt_tasks.relations.check.verify` (imported separately: it loads Z3).
+Modules: `case` (Case, FollowUp, the direction vocabulary), `base` (the Relation protocol, options, sites),
+`equivalence` (MR-E), `symbols` (MR-S and fresh names), `premises` (MR-P), `conclusion` (MR-C), `compose`
+(chains and multi-follow-up groups), `check` (proof obligations, discharged by Z3: `verify`, `recheck`; import
+it explicitly, it loads Z3), `survey` (`applicability` tables and the prover-checked `property_run`).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from types import MappingProxyType
 
 from lgmt_tasks.relations.base import Options, Relation, Site
 from lgmt_tasks.relations.case import CATEGORIES, DIRECTIONS, Case, FollowUp, Obligation
-from lgmt_tasks.relations.compose import chain, compose, followups
+from lgmt_tasks.relations.compose import chain, compose, compose_random, followups
 from lgmt_tasks.relations.conclusion import MR_C
 from lgmt_tasks.relations.equivalence import MR_E1, MR_E2
 from lgmt_tasks.relations.premises import MR_P
@@ -59,6 +62,7 @@ __all__ = [
     "applicability",
     "chain",
     "compose",
+    "compose_random",
     "direction_counts",
     "followups",
     "relations_in",

@@ -17,7 +17,7 @@ relation ignores the options that do not concern it, and an unknown option name 
   whenever they exist while still making every relation applicable. Relations with a single direction (MR-S,
   MR-P, MR-C) ignore the option.
 * `names`: `"abstract"` (default; `Con1`, `Pre1` as the paper's translation prompt expects) or `"natural"`
-  (fresh words from `fresh_names.json`) for the fresh symbols of MR-S1/S2 and MR-P3.
+  (fresh words from `data/fresh_names.json`) for the fresh symbols of MR-S1/S2 and MR-P3.
 * `scope`: where MR-E rewrites: `"premises"` (default, as in the paper: Γ ⇝ Γ'), `"conclusion"`, or `"all"`.
 * `fuse`: MR-P4 `"replace"` (default: φ and ψ are replaced by φ ∧ ψ) or `"add"` (φ ∧ ψ is added, φ and ψ kept).
 """

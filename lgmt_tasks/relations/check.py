@@ -104,11 +104,12 @@ def structural_problem(case: Case, followup: FollowUp) -> str | None:
                 and followup.conclusion_fol == rewritten
                 and followup.premises_fol == case.premises_fol
             )
+        elif len(followup.premises_fol) != n:
+            frame_ok = False
         else:
             diffs = [i for i, (a, b) in enumerate(zip(case.premises_fol, followup.premises_fol, strict=True)) if a != b]
             frame_ok = (
-                len(followup.premises_fol) == n
-                and len(diffs) == 1
+                len(diffs) == 1
                 and case.premises_fol[diffs[0]] == original
                 and followup.premises_fol[diffs[0]] == rewritten
             )

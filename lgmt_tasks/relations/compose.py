@@ -111,6 +111,46 @@ def compose(relations: Sequence[Relation], case: Case, rng: random.Random, **opt
     return chain(case, steps)
 
 
+def compose_random(
+    first: Relation,
+    pool: Sequence[Relation],
+    length: int,
+    case: Case,
+    rng: random.Random,
+    **options: object,
+) -> FollowUp | None:
+    """Draw a chain of `length` relations starting with `first`, each next link among those that apply.
+
+    Each next link is drawn uniformly from the relations of `pool` that apply to the previous step's case, so
+    a chain fails only when nothing applies (`compose` with a fixed chain fails whenever one link does not).
+
+    Args:
+        first: The chain's first relation (the group's relation in a builder's bucket).
+        pool: Candidates for the other links (a relation may be drawn more than once).
+        length: Number of links (2 or 3 in the builder).
+        case: The source case.
+        rng: Seeded generator.
+        **options: Relation options, passed to every step.
+    """
+    if length < 1:
+        raise ValueError(f"length={length}: a chain needs at least one link")
+    step = first.apply(case, rng, **options)
+    if step is None:
+        return None
+    steps = [step]
+    current = step.as_case(case)
+    for _ in range(length - 1):
+        candidates = [r for r in pool if r.applies(current, **options)]
+        if not candidates:
+            return None
+        step = rng.choice(candidates).apply(current, rng, **options)
+        if step is None:
+            return None
+        steps.append(step)
+        current = step.as_case(current)
+    return chain(case, steps)
+
+
 def followups(
     case: Case, relations: Sequence[Relation], k: int, rng: random.Random, **options: object
 ) -> list[FollowUp]:

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import random
 from abc import abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from types import MappingProxyType
 
 from lgmt_tasks.logic.syntax import (
     FALSE,
@@ -244,20 +245,24 @@ class NegationNormalization(FormulaRelation):
     law = "¬¬φ ⇝ φ; ¬(φ ∧ ψ) ⇝ ¬φ ∨ ¬ψ; ¬(φ ∨ ψ) ⇝ ¬φ ∧ ¬ψ; ¬∀x φ ⇝ ∃x ¬φ; ¬∃x φ ⇝ ∀x ¬φ"
     directions = ("forward", "introduction")
 
-    _LAWS = {
-        Not: "double negation",
-        And: "De Morgan (∧)",
-        Or: "De Morgan (∨)",
-        Forall: "quantifier duality (∀)",
-        Exists: "quantifier duality (∃)",
-    }
+    _LAWS: Mapping[type, str] = MappingProxyType(
+        {
+            Not: "double negation",
+            And: "De Morgan (∧)",
+            Or: "De Morgan (∨)",
+            Forall: "quantifier duality (∀)",
+            Exists: "quantifier duality (∃)",
+        }
+    )
     # Introduction: the connective of the node pulled out from -> the law it reverses.
-    _INTRODUCTIONS = {
-        Or: "De Morgan (∧) introduction",
-        And: "De Morgan (∨) introduction",
-        Exists: "quantifier duality (∀) introduction",
-        Forall: "quantifier duality (∃) introduction",
-    }
+    _INTRODUCTIONS: Mapping[type, str] = MappingProxyType(
+        {
+            Or: "De Morgan (∧) introduction",
+            And: "De Morgan (∨) introduction",
+            Exists: "quantifier duality (∀) introduction",
+            Forall: "quantifier duality (∃) introduction",
+        }
+    )
 
     def _node_sites(self, node: Formula, parent: Formula | None, path: Path) -> Iterator[NodeSite]:
         if isinstance(node, Not) and type(node.body) in self._LAWS:

@@ -3,7 +3,7 @@
 A renamed symbol is fresh: no constant, predicate or variable of the case has that name (compared
 case-insensitively, so that the English cannot confuse them either). Fresh names are either abstract (`Con1`,
 `Pre1`, …: the smallest unused index, as the paper's translation prompt expects) or natural words drawn by the
-seeded generator from `fresh_names.json` (names of people and places for constants; adjectives and nouns for
+seeded generator from `data/fresh_names.json` (names of people and places for constants; adjectives and nouns for
 unary and propositional predicates; verbs and relations for predicates of arity ≥ 2).
 """
 
@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from importlib import resources
+from types import MappingProxyType
 
 from lgmt_tasks.logic.syntax import Formula, rename_constant, rename_predicate, signature
 from lgmt_tasks.relations.base import Names, Options, Relation, Site, case_formulas, premise_name, used_names
@@ -21,11 +22,11 @@ from lgmt_tasks.relations.case import LABEL_OBLIGATION, Case, FollowUp
 
 
 @lru_cache(maxsize=1)
-def fresh_name_lists() -> dict[str, tuple[str, ...]]:
-    """Return the word lists of `fresh_names.json` (read once; immutable)."""
-    text = resources.files("lgmt_tasks.relations").joinpath("fresh_names.json").read_text(encoding="utf-8")
+def fresh_name_lists() -> Mapping[str, tuple[str, ...]]:
+    """Return the word lists of `data/fresh_names.json` (read once; a read-only mapping of tuples)."""
+    text = resources.files("lgmt_tasks.relations").joinpath("data", "fresh_names.json").read_text(encoding="utf-8")
     data = json.loads(text)
-    return {k: tuple(v) for k, v in data.items() if not k.startswith("_")}
+    return MappingProxyType({k: tuple(v) for k, v in data.items() if not k.startswith("_")})
 
 
 def _abstract(prefix: str, avoid: frozenset[str]) -> str:

@@ -220,7 +220,6 @@ def _reason_group(error: SourceRecordError) -> str:
 
 def parse_for_audit(problem: SourceProblem, result: AuditResult) -> tuple[tuple[Formula, ...], Formula] | None:
     """Parse every formula of a problem, counting each bad one in `result`; None if any is bad."""
-    premises: list[Formula] = []
     bad = False
     fields = [(f"premises_fol[{i}]", text) for i, text in enumerate(problem.premises_fol)]
     if problem.conclusion_fol is not None:
@@ -240,8 +239,7 @@ def parse_for_audit(problem: SourceProblem, result: AuditResult) -> tuple[tuple[
     if problem.conclusion_fol is None:
         result.skipped[SKIP_NO_CONCLUSION_FOL] += 1
         return None
-    premises = parsed[:-1]
-    return tuple(premises), parsed[-1]
+    return tuple(parsed[:-1]), parsed[-1]
 
 
 def audit_items(

@@ -104,19 +104,6 @@ class LoadReport:
         self.skipped[error.category] += 1
         self.details.append(SkipDetail(error.record_id, error.field, error.reason, error.category))
 
-    def merge(self, other: LoadReport) -> None:
-        """Add another report's counts and details to this one (loading a folder of files)."""
-        self.paths.extend(other.paths)
-        self.records += other.records
-        self.loaded += other.loaded
-        self.skipped.update(other.skipped)
-        self.details.extend(other.details)
-        for key, value in other.notes.items():
-            if isinstance(value, int) and isinstance(self.notes.get(key), int):
-                self.notes[key] += value
-            else:
-                self.notes.setdefault(key, value)
-
     def to_dict(self) -> dict[str, Any]:
         """Return the report as plain JSON-serialisable data (for build statistics and dataset cards)."""
         return {

@@ -121,16 +121,24 @@ def formula(rng: random.Random, depth: int, bound: tuple[str, ...] = ()) -> Form
 
 
 def random_case(rng: random.Random, index: int = 0) -> Case:
-    """A random case with 2-4 premises; the first is often a conjunction, one often has a quantifier block."""
+    """A random case with 2-4 premises; shapes that some relations need are planted often.
+
+    The first premise is often a conjunction (MR-P5), the last often a block of identical quantifiers (MR-E1.6),
+    and a middle one often a quantifier next to ∧/∨ (MR-E1.3).
+    """
     n = rng.choice((2, 3, 3, 4))
     premises = [formula(rng, 3) for _ in range(n)]
-    if rng.random() < 0.6:
+    if rng.random() < 0.75:
         premises[0] = And((formula(rng, 2), formula(rng, 2)))
-    if rng.random() < 0.5:
+    if rng.random() < 0.7:
         q = rng.choice((Forall, Exists))
-        premises[-1] = q(
-            "x", q("y", Implies(Atom("Likes", (Var("x"), Var("y"))), Atom(rng.choice(UNARY), (Var("y"),))))
-        )
+        x, y = ("x", "y") if rng.random() < 0.5 else ("y", "x")
+        rule = Implies(Atom("Likes", (Var("x"), Var("y"))), Atom(rng.choice(UNARY), (Var("y"),)))
+        premises[-1] = q(x, q(y, rule))
+    if n >= 3 and rng.random() < 0.6:
+        v = rng.choice(VARIABLES)
+        lifted = rng.choice((Forall, Exists))(v, formula(rng, 2, (v,)))
+        premises[1] = rng.choice((And, Or))((lifted, leaf(rng, ())) if rng.random() < 0.5 else (leaf(rng, ()), lifted))
     conclusion = formula(rng, 2) if rng.random() < 0.7 else Atom(rng.choice(UNARY), (Const(rng.choice(CONSTANTS)),))
     return Case(tuple(premises), conclusion, source_dataset="random", source_id=f"random-{index}")
 

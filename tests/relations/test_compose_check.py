@@ -6,7 +6,7 @@ import random
 from dataclasses import replace
 
 from lgmt_tasks.logic.parse import parse
-from lgmt_tasks.relations import RELATIONS, FollowUp, chain, compose, followups
+from lgmt_tasks.relations import RELATIONS, FollowUp, chain, compose, compose_random, followups
 from lgmt_tasks.relations.check import Inconclusive, Refuted, Verified, recheck, structural_problem, verify
 from tests.relations.gen import random_cases
 from tests.relations.helpers import apply, case
@@ -59,6 +59,15 @@ def test_chain_that_undoes_itself_is_none():
 def test_chain_stops_when_a_step_does_not_apply():
     assert compose([RELATIONS["MR-C1"], RELATIONS["MR-P5"]], ZOO, random.Random(0)) is not None
     assert compose([RELATIONS["MR-P5"], RELATIONS["MR-P5"]], ZOO, random.Random(0)) is None
+
+
+def test_compose_random_draws_only_applicable_links():
+    pool = [RELATIONS["MR-P5"], RELATIONS["MR-C1"]]
+    for seed in range(5):
+        fu = compose_random(RELATIONS["MR-P5"], pool, 3, ZOO, random.Random(seed))
+        assert fu is not None and fu.mr.startswith("MR-P5+MR-C1")
+    assert compose_random(RELATIONS["MR-P5"], [RELATIONS["MR-P5"]], 2, ZOO, random.Random(0)) is None
+    assert compose_random(RELATIONS["MR-C1"], pool, 1, ZOO, random.Random(0)) == apply("MR-C1", ZOO)
 
 
 def test_chain_of_one_is_the_step():
@@ -147,6 +156,8 @@ def test_structural_checks():
     assert "not a copy" in verify(ZOO, lying).reason
     two_changes = replace(fu, premises_fol=(fu.premises_fol[0], parse("Dog(rex)"), fu.premises_fol[2]))
     assert "only change" in verify(ZOO, replace(two_changes, premise_origin=(None, None, 2))).reason
+    longer = replace(fu, premises_fol=(*fu.premises_fol, parse("P(a)")), premise_origin=(*fu.premise_origin, None))
+    assert "only change" in verify(ZOO, longer).reason
     open_formula = _fake(ZOO, ["Dog(x)"])
     assert "free variables" in verify(ZOO, open_formula).reason
     assert "conclusion_changed" in verify(ZOO, replace(fu, conclusion_changed=True)).reason

@@ -86,3 +86,11 @@ def test_applicability_table():
     assert table["MR-P5"] == (1, 2) and table["MR-P1"] == (1, 2) and table["MR-C3"] == (2, 2)
     forward = applicability(cases, direction="forward")
     assert forward["MR-E1.1"] == (1, 2) and forward["MR-E1.2"] == (0, 2)
+
+
+def test_package_docstring_example_runs():
+    import doctest
+
+    import lgmt_tasks.relations as package
+
+    assert doctest.testmod(package).failed == 0

@@ -30,8 +30,9 @@ TARGETS: dict[str, tuple[str, str, tuple[int, int]]] = {
 
 @pytest.fixture(scope="module")
 def results() -> dict[str, AuditResult]:
-    # Two prover processes: the whole run (1,851 problems, ProverQA hard has up to 35 premises) then takes
-    # about 20 s on two idle cores instead of about 30 s; the results do not depend on the number of workers.
+    # Two prover processes: the whole run (1,851 problems, ProverQA hard has up to 35 premises) took about 12 s
+    # with two workers and 28-55 s in one process on a shared, loaded 2-core machine. The results do not depend
+    # on the number of workers (tests/sources/test_audit.py checks that).
     return {
         title: audit_source(source, DATA / rel, workers=2)  # type: ignore[arg-type]
         for title, (source, rel, _) in TARGETS.items()
