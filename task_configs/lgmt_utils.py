@@ -249,7 +249,7 @@ def check_prompting(prompting: str, output_type: str) -> str:
 # ---------------------------------------------------------------------------------------------------------- task
 
 
-class LgmtTask(ConfigurableTask):  # type: ignore[misc]  # lm_eval ships no type information
+class LgmtTask(ConfigurableTask):
     """A `ConfigurableTask` whose documents are metamorphic groups: one request per member (three for log-likelihood).
 
     Configured by the YAMLs in `task_configs/lgmt/` (`class: !function ...LgmtTask`); see the module docstring for

@@ -69,6 +69,7 @@ FEATURES = datasets.Features(
         "site": datasets.Value("string"),
         "translator": datasets.Value("string"),
         "realised_premises": datasets.List(datasets.Value("int32")),
+        "realised_conclusion": datasets.Value("bool"),
         "extra_followups": datasets.List(_FOLLOWUP_FEATURES),
     }
 )
@@ -212,6 +213,7 @@ def _followup_record(case: Case, fu: FollowUp) -> dict[str, Any]:
         "conclusion": english.conclusion,
         "conclusion_fol": show(fu.conclusion_fol),
         "_realised": list(english.realised),
+        "_realised_conclusion": english.conclusion_realised,
     }
 
 
@@ -219,8 +221,10 @@ def make_row(case: Case, followups: Sequence[FollowUp], translator: str = "templ
     """One dataset row (one metamorphic group) from a source case and its proven follow-ups."""
     first, *extra = [_followup_record(case, fu) for fu in followups]
     realised = first.pop("_realised")
+    realised_conclusion = first.pop("_realised_conclusion")
     for e in extra:
         e.pop("_realised")
+        e.pop("_realised_conclusion")
     premises_fol = [show(f) for f in case.premises_fol]
     conclusion_fol = show(case.conclusion_fol)
     row = {
@@ -242,6 +246,7 @@ def make_row(case: Case, followups: Sequence[FollowUp], translator: str = "templ
         "site": followups[0].site,
         "translator": translator,
         "realised_premises": realised,
+        "realised_conclusion": realised_conclusion,
         "extra_followups": extra,
     }
     identity = [row["mr"], case.source_dataset, case.source_id, premises_fol, conclusion_fol,

@@ -48,7 +48,7 @@ COLUMNS = """| column | meaning |
 | `changed` | what the relation changed (`premise 2`, `conclusion`, `premises`) |
 | `site` | where in the formula the rewrite applied |
 | `translator` | how changed formulas were put into English (`template`: drift-free by construction) |
-| `realised_premises` | indices of follow-up premises written by the translator |
+| `realised_premises`, `realised_conclusion` | follow-up sentences written by the translator |
 | `extra_followups` | further follow-ups of the same source (when built with `--followups k`) |"""
 
 

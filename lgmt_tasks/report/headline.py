@@ -1,22 +1,28 @@
-"""Headline metrics of Inspect logs as one table (one row per log, one column per metric)."""
+"""Headline metrics of Inspect logs: one row per log, plus per-category and per-relation breakdowns.
+
+Our scorers log each rate `r` with a separate `r_stderr` metric and breakdowns as `r_<group>` (see
+`scorers/lgmt.py`); this module turns that flat metric namespace back into tables people read.
+"""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from pathlib import Path
 
 import pandas as pd
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
+HEADLINE_RATES = ("mvr", "acc_static", "acc_cons", "hdr", "fur", "unparsed_rate")
+
 
 def log_paths(paths: Iterable[str | Path], latest: bool = False) -> list[str]:
-    """Expand folders into the `.eval`/`.json` logs they hold (newest first); `latest` keeps one per folder."""
+    """Expand folders into the logs they hold (newest first); `latest` keeps the newest of each folder."""
     out: list[str] = []
     for p in paths:
         path = Path(p)
         if path.is_dir():
-            infos = list_eval_logs(str(path), recursive=True)
-            names = [i.name for i in infos]
+            names = [i.name for i in list_eval_logs(str(path), recursive=True)]
             out.extend(names[:1] if latest else names)
         elif path.exists():
             out.append(str(path))
@@ -25,26 +31,69 @@ def log_paths(paths: Iterable[str | Path], latest: bool = False) -> list[str]:
     return out
 
 
+def log_metrics(log: EvalLog) -> dict[str, float]:
+    """Every metric of a log by its short name (`lgmt_tasks/mvr` → `mvr`)."""
+    out: dict[str, float] = {}
+    for score in log.results.scores if log.results else []:
+        for name, metric in score.metrics.items():
+            out[name.split("/")[-1]] = metric.value
+    return out
+
+
 def metrics_row(log: EvalLog) -> dict[str, object]:
-    """Task, model, samples and every metric of one log (names without the `lgmt_tasks/` prefix)."""
+    """Task, model, prompting, sample counts and every metric of one log."""
     row: dict[str, object] = {
         "task": log.eval.task.removeprefix("lgmt_tasks/"),
         "model": log.eval.model,
+        "prompting": (log.eval.task_args or {}).get("prompting"),
         "task_version": log.eval.task_version,
         "status": log.status,
         "samples": log.results.completed_samples if log.results else 0,
         "total": log.eval.dataset.samples,
         "created": log.eval.created,
     }
-    prompting = (log.eval.task_args or {}).get("prompting")
-    if prompting is not None:
-        row["prompting"] = prompting
-    for score in log.results.scores if log.results else []:
-        for name, metric in score.metrics.items():
-            row[name.split("/")[-1]] = metric.value
+    row.update(log_metrics(log))
     return row
 
 
 def headline_table(paths: Iterable[str | Path], latest: bool = False) -> pd.DataFrame:
-    """One row per log with its headline metrics."""
+    """One row per log with all its metrics (raw numbers, for CSV and leaderboards)."""
     return pd.DataFrame([metrics_row(read_eval_log(p, header_only=True)) for p in log_paths(paths, latest)])
+
+
+def _pm(value: object, stderr: object) -> str:
+    if not isinstance(value, (int, float)) or math.isnan(value):
+        return "-"
+    if isinstance(stderr, (int, float)) and not math.isnan(stderr):
+        return f"{value:.3f} ± {stderr:.3f}"
+    return f"{value:.3f}"
+
+
+def display_table(table: pd.DataFrame) -> pd.DataFrame:
+    """The headline rates as `value ± stderr` strings, one row per log."""
+    keep = ["task", "model", "prompting", "samples", "total"]
+    out = table[[c for c in keep if c in table]].copy()
+    for rate in HEADLINE_RATES:
+        if rate in table:
+            out[rate] = [_pm(v, s) for v, s in zip(table[rate], table.get(f"{rate}_stderr", [None] * len(table)))]
+    return out
+
+
+def breakdown(metrics: dict[str, float], groups: Iterable[str]) -> pd.DataFrame:
+    """A group × rate table from breakdown metrics named `<rate>_<group>` (empty cells where not logged)."""
+    rows = []
+    for group in groups:
+        row: dict[str, object] = {"group": group}
+        for rate in HEADLINE_RATES:
+            if f"{rate}_{group}" in metrics:
+                row[rate] = metrics[f"{rate}_{group}"]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def breakdown_groups(metrics: dict[str, float]) -> tuple[list[str], list[str]]:
+    """Category names (`MR-E`) and relation names (`MR-E1.1`, chains) that have breakdown metrics."""
+    names = {k.removeprefix("mvr_") for k in metrics if k.startswith("mvr_") and k != "mvr_stderr"}
+    categories = sorted(n for n in names if n.count("-") == 1 and "." not in n and n[-1].isalpha())
+    relations = sorted(n for n in names if n not in categories)
+    return categories, relations
