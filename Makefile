@@ -24,8 +24,12 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# The embedded 135M model rarely writes the JSON answer unprompted, so the demo opens the assistant turn with it
+# (-T prefill=true) and asks for the direct label (zero_shot); real models use the paper's default zero_shot_cot.
+DEMO_ARGS ?= -T per_mr=20 -T prompting=zero_shot -T prefill=true --max-tokens 8
+
 demo: $(STAMP)
-	HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(BIN)/inspect eval $(TASK) --model $(MODEL) --limit $(N) --log-dir logs/demo
+	HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(BIN)/inspect eval $(TASK) --model $(MODEL) --limit $(N) $(DEMO_ARGS) --log-dir logs/demo
 	HF_HUB_OFFLINE=1 $(BIN)/lgmt report logs/demo --latest
 
 test: $(STAMP)

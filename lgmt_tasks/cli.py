@@ -8,6 +8,7 @@ import click
 
 from lgmt_tasks import __version__
 from lgmt_tasks.cli_audit import audit_source_command
+from lgmt_tasks.cli_audit_translations import audit_translations_command
 from lgmt_tasks.cli_build import build
 from lgmt_tasks.cli_report import report
 
@@ -27,6 +28,7 @@ def lm_eval_path() -> None:
 
 
 main.add_command(audit_source_command)
+main.add_command(audit_translations_command)
 main.add_command(build)
 main.add_command(report)
 

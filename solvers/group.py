@@ -16,13 +16,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, ModelOutput, get_model
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageAssistant,
+    ChatMessageSystem,
+    ChatMessageUser,
+    ModelOutput,
+    get_model,
+)
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import collect
 from lgmt_tasks.solvers.prompts import DEFAULT_PROMPTING, system_prompt
 
 RESPONSES_KEY = "responses"
 """`state.store` key of the raw completions (list[str], member order: source first)."""
+
+PREFILLS: dict[str, str] = {
+    "zero_shot": '{"label": "',
+    "few_shot": '{"label": "',
+    "zero_shot_cot": '{"reasoning": "',
+    "few_shot_cot": '{"reasoning": "',
+}
+"""Assistant prefill per prompting (with `prefill=True`): the opening of the JSON answer the prompt asks for."""
 
 
 def members_of(state: TaskState) -> list[str]:
@@ -47,12 +62,17 @@ def members_of(state: TaskState) -> list[str]:
 
 
 @solver
-def group_generate(prompting: str = DEFAULT_PROMPTING) -> Solver:
+def group_generate(prompting: str = DEFAULT_PROMPTING, prefill: bool = False) -> Solver:
     """Generate one answer per group member with the paper's system prompt, concurrently.
 
     Args:
         prompting: `zero_shot`, `zero_shot_cot` (the paper's default), `few_shot` or `few_shot_cot`; few-shot
             variants carry their demonstrations in the system prompt (Appendix C.1).
+        prefill: Start the assistant turn with the opening of the requested JSON (`{"label": "` or
+            `{"reasoning": "`), so that a small model answers in the format instead of chatting. Not in the paper;
+            off by default. The stored response is prefill + completion, so the parser sees the whole JSON. Works
+            with providers that continue a trailing assistant message (our `lgmt/smollm2`, Anthropic, vLLM/HF
+            chat templates); others may ignore it.
 
     Returns:
         The solver. It stores the raw completions under `state.store[RESPONSES_KEY]` and leaves the source
@@ -66,11 +86,13 @@ def group_generate(prompting: str = DEFAULT_PROMPTING) -> Solver:
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         members = members_of(state)
         model = get_model()
+        opening: list[ChatMessage] = [ChatMessageAssistant(content=PREFILLS[prompting])] if prefill else []
         conversations: list[list[ChatMessage]] = [
-            [ChatMessageSystem(content=system), ChatMessageUser(content=prompt)] for prompt in members
+            [ChatMessageSystem(content=system), ChatMessageUser(content=prompt), *opening] for prompt in members
         ]
         outputs: list[ModelOutput] = await collect(*(model.generate(messages) for messages in conversations))
-        state.store.set(RESPONSES_KEY, [output.completion for output in outputs])
+        head = PREFILLS[prompting] if prefill else ""
+        state.store.set(RESPONSES_KEY, [head + output.completion for output in outputs])
         state.messages = [*conversations[0], outputs[0].message]
         state.output = outputs[0]
         return state

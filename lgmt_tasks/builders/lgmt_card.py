@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import shlex
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from lgmt_tasks import __version__
 from lgmt_tasks.builders.lgmt import LgmtBuild, LgmtConfig
+from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.hub.repo import CardSpec, write_dataset_repo
 
 SOURCE_LICENCES: dict[str, tuple[str, str]] = {
@@ -47,13 +50,14 @@ COLUMNS = """| column | meaning |
 | `followup_*` | the follow-up case |
 | `changed` | what the relation changed (`premise 2`, `conclusion`, `premises`) |
 | `site` | where in the formula the rewrite applied |
-| `translator` | how changed formulas were put into English (`template`: drift-free by construction) |
+| `translator` | how changed formulas were put into English (`template`: drift-free by construction; `model`: an LLM, \
+each sentence's round trip proven by Z3) |
 | `realised_premises`, `realised_conclusion` | follow-up sentences written by the translator |
 | `extra_followups` | further follow-ups of the same source (when built with `--followups k`) |"""
 
 
-def build_command(config: LgmtConfig, out: str) -> str:
-    """The `lgmt build` command that reproduces a config."""
+def build_command(config: LgmtConfig, out: str, translation: Mapping[str, Any] | None = None) -> str:
+    """The `lgmt build` command that reproduces a config (and the model translation, if one was run)."""
     default = LgmtConfig()
     parts = ["lgmt", "build", "lgmt", "--source", config.source]
     if config.source_path:
@@ -72,8 +76,28 @@ def build_command(config: LgmtConfig, out: str) -> str:
     ]:
         if value != base:
             parts += [flag, str(value)]
+    if translation:
+        parts += ["--translator", "model", "--translator-model", str(translation["model"]),
+                  "--translation-attempts", str(translation["attempts"])]
     parts += ["--seed", str(config.seed), "--out", out]
     return shlex.join(parts)
+
+
+def translation_text(stats: BuildStats) -> str:
+    """A paragraph on the model translation (`builders.translate`), empty for a template build.
+
+    Rows `translation` of the statistics count groups, rows `translation attempts` count round trips.
+    """
+    notes = stats.notes.get("translation")
+    if not notes:
+        return ""
+    attempts: Mapping[str, int] = stats.counts.get("translation attempts", {})
+    failures = ", ".join(f"{reason}: {attempts[reason]}" for reason in sorted(attempts)
+                         if reason not in ("candidates", "tried", "proven", "model calls")) or "none"
+    return (f"English of transformed formulas: model `{notes['model']}` with the paper's translation prompt "
+            f"(Appendix C.2), every sentence checked by a round trip (back to FOL, proven equivalent by Z3), at most "
+            f"{notes['attempts']} attempts per sentence; groups with a sentence that never passed were dropped "
+            f"(rows `translation` and `translation attempts` below). Failed attempts by reason: {failures}.")
 
 
 def card_body(build: LgmtBuild, out: str) -> str:
@@ -97,8 +121,10 @@ decide in {cfg.timeout_ms} ms were dropped and are counted below.
 ## How it was built
 
 ```
-{build_command(cfg, out)}
+{build_command(cfg, out, stats.notes.get("translation"))}
 ```
+
+{translation_text(stats)}
 
 Version {__version__}, seed {cfg.seed}. {stats.notes.get("groups", 0)} groups from a candidate pool of {pool}
 applicable (source case, relation) pairs.

@@ -147,6 +147,19 @@ def write_dataset_repo(
     return out
 
 
+def _content_cache_dir(folder: Path) -> Path:
+    """A `datasets` cache folder unique to the repository's file contents."""
+    import hashlib
+    import os
+
+    h = hashlib.sha256()
+    for f in sorted(p for p in folder.rglob("*") if p.is_file() and ".cache" not in p.parts):
+        h.update(str(f.relative_to(folder)).encode())
+        h.update(f.read_bytes())
+    root = Path(os.environ.get("LGMT_CACHE_DIR") or Path.home() / ".cache" / "lgmt-tasks")
+    return root / "hf-datasets" / h.hexdigest()[:16]
+
+
 def load_dataset_repo(path: str | Path, config: str | None = None, split: str = "test",
                       revision: str | None = None) -> datasets.Dataset:
     """Load one split of a dataset repository: a local folder or a Hub id (`ORG/NAME`, at `revision`).
@@ -157,6 +170,16 @@ def load_dataset_repo(path: str | Path, config: str | None = None, split: str = 
     kwargs: dict[str, Any] = {"split": split}
     if revision is not None:
         kwargs["revision"] = revision
-    ds = datasets.load_dataset(str(path), config, **kwargs)
+    if Path(path).is_dir():
+        # `datasets` keys its cache of a local folder by the folder's *name*, so a rebuilt folder (or another
+        # folder with the same name) would silently load stale rows. A cache directory per content avoids that.
+        kwargs["cache_dir"] = str(_content_cache_dir(Path(path)))
+    bars_on = datasets.is_progress_bar_enabled()
+    datasets.disable_progress_bars()  # tasks load at eval start; progress bars would clutter Inspect's display
+    try:
+        ds = datasets.load_dataset(str(path), config, **kwargs)
+    finally:
+        if bars_on:
+            datasets.enable_progress_bars()
     assert isinstance(ds, datasets.Dataset)
     return ds

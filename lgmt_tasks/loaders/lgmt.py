@@ -70,7 +70,8 @@ def load_lgmt_rows(
         rows = load_dataset_repo(folder)
         origin = f"build {config.key()}"
     wanted = set(mrs)
-    rows = rows.filter(lambda r: first_relation(r["mr"]) in wanted)
+    keep = [i for i, mr in enumerate(rows["mr"]) if first_relation(mr) in wanted]
+    rows = rows.select(keep)
     if len(rows) == 0:
         raise ValueError(f"no LGMT groups for relations {sorted(wanted)} in {origin}")
     return rows

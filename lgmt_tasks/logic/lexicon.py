@@ -638,82 +638,136 @@ def _show_key(key: PredicateKey) -> str:
 def _find_conflict(templates: Sequence[tuple[PredicateKey, Template]], trie: _Trie) -> _Conflict | None:
     """Decide injectivity and prefix-safety of all atom texts (see the module docstring).
 
-    Each template is a small automaton over words: literal words are read as they are, a slot reads either
-    one variable word (the symbol `_VAR_LABEL`, distinct from every lexicon word because variables may not be
-    lexicon words) or a constant phrase through the trie. Two different atoms with the same text exist iff two
-    different runs read the same words; we explore pairs of run positions reachable on the same words
-    (sentence-initial words folded) and look for a pair of different positions from which both runs can
-    still finish on the same words. Prefix-safety: a pair where one run has finished while the other can
-    read a connective word next.
-    """
+    Each template is a small automaton over words: a literal word is read as it is; a slot reads one
+    variable word (`_VAR_LABEL`, distinct from every lexicon word because variables may not be lexicon words)
+    or a constant phrase through the trie. A *run* is a position in a template (a `Cursor`). Two different
+    atoms with the same text exist iff two different runs read the same words: we explore the pairs of runs
+    reachable on the same words (the sentence-initial word folded) and report a pair of different runs from
+    which both can still finish on the same words. Prefix-safety: a pair where one run has finished while the
+    other can read a connective word next.
 
-    def moves(cursor: Cursor, first: bool) -> list[tuple[str, Cursor]]:
-        t, i, node = cursor
-        template = templates[t][1]
-        if i == len(template):
+    Cost: two runs that start a slot together mostly read the same term; that case is taken in one step
+    (`together`), so the number of pairs grows with the square of the number of templates, not times the
+    number of constants.
+    """
+    kids = trie.children
+    ends = trie.ends
+
+    def item(c: Cursor) -> str | int | None:
+        template = templates[c[0]][1]
+        return template[c[1]] if c[1] < len(template) else None
+
+    def advance(c: Cursor, word: str, first: bool) -> list[Cursor]:
+        """Runs after `c` reads `word`."""
+        t, i, node = c
+        it = item(c)
+        if isinstance(it, str):
+            ok = word == it or (first and word != _VAR_LABEL and fold(word) == fold(it))
+            return [(t, i + 1, -1)] if ok else []
+        if it is None:
             return []
-        item = template[i]
-        if isinstance(item, str):
-            return [(fold(item) if first else item, (t, i + 1, -1))]
-        out: list[tuple[str, Cursor]] = []
-        if node == -1:
-            out.append((_VAR_LABEL, (t, i + 1, -1)))
-            source = trie.children[0]
-        else:
-            source = trie.children[node]
-        for word, child in source.items():
-            label = fold(word) if first else word
-            if trie.children[child]:
-                out.append((label, (t, i, child)))
-            if trie.ends[child] is not None:
-                out.append((label, (t, i + 1, -1)))
+        if word == _VAR_LABEL:
+            return [(t, i + 1, -1)] if node == -1 else []
+        out: list[Cursor] = []
+        for child in trie.step(max(node, 0), word, first=first):
+            if kids[child]:
+                out.append((t, i, child))
+            if ends[child] is not None:
+                out.append((t, i + 1, -1))
         return out
 
-    def final(cursor: Cursor) -> bool:
-        return cursor[1] == len(templates[cursor[0]][1])
+    def words_after(c: Cursor) -> Iterable[str]:
+        """Words `c` can read next (for a slot start: the variable label and every first word)."""
+        it = item(c)
+        if isinstance(it, str):
+            return (it,)
+        if it is None:
+            return ()
+        return kids[c[2]].keys() if c[2] >= 0 else (_VAR_LABEL, *kids[0].keys())
 
-    def norm(p: Cursor, q: Cursor) -> Pair:
+    # Two slots that start together: the runs inside the trie stay identical until one closes while the other
+    # goes on (one constant is a prefix of another), or, on the first word only, they part on case ("Alice" vs
+    # "alice"). `parting[first]` lists those moments as (p, q): -1 = closed, else the trie node still inside.
+    parting: dict[bool, list[tuple[int, int]]] = {}
+    for first in (True, False):
+        found: list[tuple[int, int]] = []
+        frontier = sorted(
+            {(a, b) for w in kids[0] for a in trie.step(0, w, first=first) for b in trie.step(0, w, first=first)}
+        )
+        while frontier:
+            a, b = frontier.pop()
+            if ends[a] is not None and kids[b]:
+                found.append((-1, b))
+            if ends[b] is not None and kids[a]:
+                found.append((a, -1))
+            if a == b:
+                frontier.extend((child, child) for child in kids[a].values())
+            elif kids[a] and kids[b]:
+                found.append((a, b))
+        parting[first] = found
+
+    def together(p: Cursor, q: Cursor, first: bool) -> list[Pair]:
+        out = [((p[0], p[1] + 1, -1), (q[0], q[1] + 1, -1))]  # the same variable or constant fills both
+        for a, b in parting[first]:
+            np_ = (p[0], p[1] + 1, -1) if a == -1 else (p[0], p[1], a)
+            nq = (q[0], q[1] + 1, -1) if b == -1 else (q[0], q[1], b)
+            out.append((np_, nq))
+        return out
+
+    def successors(p: Cursor, q: Cursor, first: bool) -> list[Pair]:
+        ip, iq = item(p), item(q)
+        if isinstance(ip, int) and isinstance(iq, int) and p[2] == -1 and q[2] == -1:
+            return together(p, q, first)
+        if isinstance(ip, str):
+            words: Iterable[str] = (ip,)
+        elif isinstance(iq, str):
+            words = (iq,)
+        elif p[2] >= 0 and q[2] >= 0:
+            words = kids[p[2]].keys() & kids[q[2]].keys()
+        else:
+            words = kids[p[2]].keys() if p[2] >= 0 else kids[q[2]].keys()
+        return [(np_, nq) for w in words for np_ in advance(p, w, first) for nq in advance(q, w, first)]
+
+    def norm(pair: Pair) -> Pair:
+        p, q = pair
         return (p, q) if p <= q else (q, p)
 
-    groups: dict[str, list[Cursor]] = defaultdict(list)
-    for t in range(len(templates)):
-        for label, cursor in moves((t, 0, -1), True):
-            groups[label].append(cursor)
-    order: list[Pair] = []
     seen: set[Pair] = set()
     queue: deque[Pair] = deque()
-    for cursors in groups.values():
-        for a in range(len(cursors)):
-            for b in range(a, len(cursors)):
-                pair = norm(cursors[a], cursors[b])
-                if pair not in seen:
-                    seen.add(pair)
-                    queue.append(pair)
     parents: dict[Pair, list[Pair]] = defaultdict(list)
+
+    def push(child: Pair, parent: Pair | None) -> None:
+        child = norm(child)
+        if parent is not None:
+            parents[child].append(parent)
+        if child not in seen:
+            seen.add(child)
+            queue.append(child)
+
+    starts = [(t, 0, -1) for t in range(len(templates))]
+    for a in range(len(starts)):
+        for b in range(a, len(starts)):
+            for child in successors(starts[a], starts[b], True):
+                push(child, None)
+
+    order: list[Pair] = []
     finals: list[Pair] = []
     while queue:
         pair = queue.popleft()
         order.append(pair)
         p, q = pair
-        pf, qf = final(p), final(q)
+        pf, qf = item(p) is None, item(q) is None
         if pf and qf:
             finals.append(pair)
             continue
         if pf or qf:
             ended, going = (p, q) if pf else (q, p)
-            if any(label in FOLLOWERS for label, _ in moves(going, False)):
+            if any(w in FOLLOWERS and advance(going, w, False) for w in words_after(going)):
                 return _Conflict(templates[ended[0]][0], templates[going[0]][0], "prefix")
             continue
-        by_label: dict[str, list[Cursor]] = defaultdict(list)
-        for label, nq in moves(q, False):
-            by_label[label].append(nq)
-        for label, np_ in moves(p, False):
-            for nq in by_label.get(label, ()):
-                child = norm(np_, nq)
-                parents[child].append(pair)
-                if child not in seen:
-                    seen.add(child)
-                    queue.append(child)
+        for child in successors(p, q, False):
+            push(child, pair)
+
     alive = set(finals)
     stack = list(finals)
     while stack:

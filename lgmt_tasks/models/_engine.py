@@ -217,6 +217,9 @@ class Engine:
         self._pending: list[_Pending] = []
         self._pending_lock = threading.Lock()
         self._generate_lock = threading.Lock()
+        # Encoding with padding reconfigures the Rust tokenizer, which raises "Already borrowed" if another thread
+        # encodes at the same moment (a token count requested while a batch starts).
+        self._tokenizer_lock = threading.Lock()
 
     def render(self, messages: list[dict[str, str]]) -> str:
         """Apply the model's own chat template.
@@ -245,7 +248,8 @@ class Engine:
         Returns:
             Its token count under this model's tokenizer.
         """
-        return len(self.tokenizer(text, add_special_tokens=False)["input_ids"])
+        with self._tokenizer_lock:
+            return len(self.tokenizer(text, add_special_tokens=False)["input_ids"])
 
     def generate(self, request: Request, max_batch: int = 1) -> Result:
         """Generate for one request, batching it with compatible concurrent requests (blocking; call in a thread).
@@ -264,7 +268,7 @@ class Engine:
             with self._generate_lock:
                 if pending.future.done():
                     break
-                if pending.max_batch > 1 and len(self._pending) < pending.max_batch:
+                if pending.max_batch > 1 and len(self._pending) < self._pending[0].max_batch:
                     # Concurrent callers (e.g. every sample at the start of an eval) arrive a few milliseconds
                     # apart; waiting briefly lets them join this batch instead of queueing behind a batch of one.
                     time.sleep(GATHER_SECONDS)
@@ -301,9 +305,10 @@ class Engine:
     def _generate_batch(self, requests: list[Request]) -> list[Result]:
         """Run `model.generate` once for requests that share decoding settings."""
         first = requests[0]
-        encoded = self.tokenizer(
-            [r.prompt for r in requests], return_tensors="pt", padding=True, add_special_tokens=False
-        )
+        with self._tokenizer_lock:
+            encoded = self.tokenizer(
+                [r.prompt for r in requests], return_tensors="pt", padding=True, add_special_tokens=False
+            )
         kwargs: dict[str, Any] = {
             "max_new_tokens": first.max_new_tokens,
             "pad_token_id": self._pad_id,

@@ -18,7 +18,9 @@ Cache: the first use converts the GGUF once to float32 safetensors in
 
 Concurrency: the model is loaded once per process and shared. Concurrent `generate` calls with the same settings run
 as one left-padded batch of up to `batch_size` requests (default: the eval's `max_connections`, itself 8 by default),
-which is about six times the throughput of one-at-a-time decoding on two cores.
+which is about six times the throughput of one-at-a-time decoding on two cores. torch uses every CPU the process may
+run on unless `OMP_NUM_THREADS` is set; on a machine busy with other work, `OMP_NUM_THREADS=1` was 2-3 times faster
+(two OpenMP threads that keep losing their core wait on each other).
 """
 
 from __future__ import annotations
@@ -209,7 +211,7 @@ class LocalModelAPI(ModelAPI):
     async def count_text_tokens(self, text: str) -> int:
         """Count tokens with the model's own tokenizer (Inspect's default uses tiktoken, which downloads)."""
         engine = await self._get_engine()
-        return engine.count_tokens(text)
+        return await anyio.to_thread.run_sync(engine.count_tokens, text)
 
     def max_tokens(self) -> int | None:
         """Default `max_tokens` when the eval sets none."""

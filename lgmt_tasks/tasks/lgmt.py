@@ -43,6 +43,8 @@ ARGS_DOC = """
         names: Fresh symbols for MR-S: `abstract` (Con1, Pre1) or `natural` (words).
         dataset: A folder written by `lgmt build`, or a Hub dataset id, to evaluate instead of building.
         revision: Hub revision of `dataset`.
+        prefill: Open the assistant turn with the JSON the prompt asks for (helps small local models answer in
+            format; not in the paper).
 
     Returns:
         The task.
@@ -61,12 +63,12 @@ def record_to_sample(record: dict[str, Any]) -> Sample:
     return Sample(id=record["id"], input=members[0], target=record["label"], metadata=metadata)
 
 
-def lgmt_task(suite: str, prompting: str = "zero_shot_cot", **params: Any) -> Task:
+def lgmt_task(suite: str, prompting: str = "zero_shot_cot", prefill: bool = False, **params: Any) -> Task:
     """The task shared by every LGMT variant: `suite`'s relations, the group solver, the pairwise scorer."""
     rows = load_lgmt_rows(MR_SETS[suite], **params)
     return Task(
         dataset=MemoryDataset([record_to_sample(dict(r)) for r in rows], name=f"lgmt_{suite}"),
-        solver=group_generate(prompting),
+        solver=group_generate(prompting, prefill=prefill),
         scorer=metamorphic_consistency(),
         version=VERSION,
     )
@@ -85,9 +87,10 @@ def _define(suite: str, summary: str) -> Callable[..., Task]:
         names: str = "abstract",
         dataset: str | None = None,
         revision: str | None = None,
+        prefill: bool = False,
     ) -> Task:
         return lgmt_task(
-            suite, prompting=prompting, source=source, source_path=source_path, per_mr=per_mr, seed=seed,
+            suite, prompting=prompting, prefill=prefill, source=source, source_path=source_path, per_mr=per_mr, seed=seed,
             followups=followups, compose=compose, translator=translator, names=names, dataset=dataset,
             revision=revision,
         )

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from lgmt_tasks.scorers.pairwise import RATE_NAMES
+from lgmt_tasks.task_configs.lgmt_utils import DEFAULT_PER_MR
+
 HERE = Path(__file__).resolve().parent
 
 SUITES: tuple[str, ...] = ("mr_e", "mr_s", "mr_p", "mr_c")
@@ -20,10 +23,10 @@ VARIANTS: dict[str, tuple[str, str]] = {
 }
 """Task-name suffix → (base config it includes, group name)."""
 
-METRICS: tuple[str, ...] = ("mvr", "acc_static", "acc_cons", "hdr", "fur", "unparsed_rate")
-"""The metrics every task reports and every group aggregates (`lgmt_tasks.scorers.pairwise.RATE_NAMES`)."""
+METRICS: tuple[str, ...] = RATE_NAMES
+"""The metrics every task reports and every group aggregates."""
 
-DATASET_DEFAULTS: dict[str, object] = {"per_mr": 20, "seed": 0, "source": "generated"}
+DATASET_DEFAULTS: dict[str, object] = {"per_mr": DEFAULT_PER_MR, "seed": 0, "source": "generated"}
 """Dataset parameters written into every task YAML (override at run time with `--metadata`)."""
 
 VERSION = "1-A"

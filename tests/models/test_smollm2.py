@@ -206,6 +206,18 @@ async def test_real_model_answers_greedily_offline(monkeypatch):
     assert first.usage.output_tokens <= 24 and first.time is not None and first.time > 0
     assert first.stop_reason in ("stop", "max_tokens")
     assert second.completion == first.completion  # greedy: identical
+    assert await model.api.count_text_tokens("All cats are animals.") > 0
+
+
+@pytest.mark.slow
+def test_chat_template_opens_an_assistant_turn_or_continues_a_prefill():
+    from lgmt_tasks.models._engine import get_engine
+
+    engine = get_engine()
+    asked = engine.render([{"role": "system", "content": "S"}, {"role": "user", "content": "Q"}])
+    assert asked.startswith("<|im_start|>system\nS<|im_end|>") and asked.endswith("<|im_start|>assistant\n")
+    prefilled = engine.render([{"role": "user", "content": "Q"}, {"role": "assistant", "content": '{"label": "'}])
+    assert prefilled.endswith('<|im_start|>assistant\n{"label": "')
 
 
 @pytest.mark.slow

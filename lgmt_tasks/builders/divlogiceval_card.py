@@ -1,0 +1,125 @@
+"""The Hub repository of a DivLogicEval build: data file, dataset card, and build statistics."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections import Counter
+from pathlib import Path
+
+from lgmt_tasks import __version__
+from lgmt_tasks.builders.divlogiceval import QUESTION_TYPES, DivLogicEvalBuild, DivLogicEvalConfig
+from lgmt_tasks.hub.repo import CardSpec, write_dataset_repo
+
+CITATION = """@inproceedings{chung2025divlogiceval,
+  title     = {DivLogicEval: A Framework for Benchmarking Logical Reasoning Evaluation in Large Language Models},
+  author    = {Chung, Tsz Ting and Liu, Lemao and Yu, Mo and Yeung, Dit-Yan},
+  booktitle = {Proceedings of the 2025 Conference on Empirical Methods in Natural Language Processing},
+  year      = {2025}
+}"""
+
+COLUMNS = """| column | meaning |
+|---|---|
+| `id` | stable, content-derived instance id |
+| `question_type` | `3c1e` (one option follows), `3e1c` (one option does not follow), `missing` (missing premise) |
+| `content` | the passage: the propositions in English (and, for `missing`, the conclusion) |
+| `content_logic` | the propositions shown, in canonical notation (`¬(A ∧ B) → C`) |
+| `question` | the question wording |
+| `options`, `options_logic` | the four options, in English and in canonical notation |
+| `answer` | index (0–3) of the correct option |
+| `conclusion`, `conclusion_logic` | the conclusion of a missing-premise question (empty otherwise) |
+| `removed_rule` | the rule (`1a`, `1b`, `1c`) of the removed proposition of a missing-premise question |
+| `rules` | the rule of Eq. (1) each shown proposition instantiates |
+| `templates`, `option_templates` | the connective template of each proposition (and conclusion) and each option |
+| `variables` | the sentence and negation instantiating each variable |
+| `num_propositions`, `occurrences` | propositions sampled (for `missing`, including the removed one); uses of A–H |
+| `n`, `seed`, `pool` | generation parameters: the paper's n, the build seed, the sentence pool |"""
+
+
+def build_command(config: DivLogicEvalConfig, out: str) -> str:
+    """The `lgmt build divlogiceval` command that reproduces a config."""
+    default = DivLogicEvalConfig()
+    parts = ["lgmt", "build", "divlogiceval", "--per-type", str(config.per_type)]
+    for flag, value, base in [
+        ("--n", config.n, default.n),
+        ("--pool", config.pool, default.pool),
+        ("--pool-column", config.pool_column, default.pool_column),
+        ("--pool-negation-column", config.pool_negation_column, default.pool_negation_column),
+        ("--pool-split", config.pool_split, default.pool_split),
+        ("--timeout-ms", config.timeout_ms, default.timeout_ms),
+    ]:
+        if value != base:
+            parts += [flag, str(value)]
+    parts += ["--seed", str(config.seed), "--out", out]
+    return shlex.join(parts)
+
+
+def card_body(build: DivLogicEvalBuild, out: str) -> str:
+    """The Markdown body of the card."""
+    cfg = build.config
+    rows = build.dataset
+    by_type = Counter(rows["question_type"])
+    by_rule = Counter(rule for rules in rows["rules"] for rule in rules) + Counter(r for r in rows["removed_rule"] if r)
+    positions = Counter("ABCD"[a] for a in rows["answer"])
+    pool = cfg.pool or "the lgmt-tasks sentence pool (580 hand-written sentences over 23 topics)"
+    return f"""# DivLogicEval (lgmt-tasks build)
+
+Four-option logical reasoning questions in the style of DivLogicEval (Chung et al., EMNLP 2025), built by
+[lgmt-tasks](https://pypi.org/project/lgmt-tasks/) {__version__}. Each passage is a set of propositions instantiating
+the implication rules `A → B`, `¬(A ∧ B) → C` and `(A ∨ B) → C` with unrelated natural sentences joined by diverse,
+often counter-intuitive connectives, so that commonsense cannot stand in for logic. Question types: `3c1e` (which
+option follows), `3e1c` (which option does not follow) and `missing` (which option is the missing premise).
+
+Every answer key is proven by the Z3 prover: the correct option is entailed (or not, or restores the entailment) and
+no other option is. Evaluate with circular rotations of the options (Accuracy, Circular, PartialCircular).
+
+## How it was built
+
+```
+{build_command(cfg, out)}
+```
+
+Version {__version__}, seed {cfg.seed}, n = {cfg.n}, sentences from {pool}. {len(rows)} instances:
+{", ".join(f"{t}: {by_type.get(t, 0)}" for t in QUESTION_TYPES)}. Rules of Eq. (1) used:
+{", ".join(f"{r}: {by_rule.get(r, 0)}" for r in ("1a", "1b", "1c"))}. Answer positions:
+{", ".join(f"{letter}: {positions.get(letter, 0)}" for letter in "ABCD")}.
+
+### Build statistics
+
+{build.stats.to_markdown(["drawn", "proven", "rows"])}
+
+## Columns
+
+{COLUMNS}
+
+## Run it
+
+Inspect: `inspect eval lgmt_tasks/divlogiceval -T dataset={out} --model <model>`. lm-eval:
+`lm_eval --include_path $(lgmt lm-eval-path) --tasks lgmt_divlogiceval --metadata '{{"dataset": "{out}"}}' ...`.
+
+## Licence
+
+MIT (generated by lgmt-tasks; the sentence pool is ours).
+
+## Citation
+
+```bibtex
+{CITATION}
+```
+"""
+
+
+def write_divlogiceval_repo(build: DivLogicEvalBuild, out_dir: str | Path) -> Path:
+    """Write the build as a Hub dataset repository (`datasets.load_dataset(out_dir)` reads it back)."""
+    out = str(out_dir)
+    card = CardSpec(
+        pretty_name="DivLogicEval (lgmt-tasks build)",
+        license="mit",
+        body=card_body(build, out),
+        task_categories=("multiple-choice",),
+        tags=("logic", "reasoning", "multiple-choice", "divlogiceval", "lgmt-tasks"),
+    )
+    stats = json.dumps({"config": build.config.key(), **build.stats.to_dict()}, indent=2, sort_keys=True, default=str)
+    return write_dataset_repo(
+        out_dir, {"default": {"test": build.dataset}}, card, extra_files={"build_stats.json": stats + "\n"}
+    )

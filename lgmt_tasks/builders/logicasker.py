@@ -1,0 +1,309 @@
+"""The LogicAsker builder: skills × lengths × balanced problem types → proven yes/no tests (LogicAsker §3.2).
+
+For every selected skill (`logicasker.catalogue`) and chain length, `per_skill` slots are planned, each with a
+problem type. Balanced (the default): half the slots are `valid` (answer yes) and half are the skill's false
+kinds (answer no), cycling through `contradiction` and `unrelated` for a non-fallacy rule, `fallacy` for a
+fallacy; with an odd `per_skill` the extra slot is yes for every other skill of the catalogue, so the build as a
+whole stays balanced. Unbalanced (`balanced=False`, the paper's sampling) draws each slot's type uniformly from the
+skill's problem types, which gives a non-fallacy rule one yes in three (the authors' data is 30% yes).
+
+Each slot is filled by `logicasker.generate.generate` with a generator seeded from (seed, skill, length, slot,
+attempt): the proven answer must equal the slot's intended answer, or the attempt is rejected with its reason and
+the next attempt is made. Rejected attempts are counted per skill (`BuildStats.dropped`); a slot left empty after
+`attempts` tries is counted as `unfilled`. Per-item seeds make every test independent of the others, so a build
+restricted to some skills gives exactly the rows of the full build for those skills, and the same seed gives
+byte-identical rows.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import datasets
+
+from lgmt_tasks.builders.stats import BuildStats
+from lgmt_tasks.ids import derived_seed
+from lgmt_tasks.logic.printer import show
+from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
+from lgmt_tasks.logicasker.catalogue import YES_TYPE, Skill, answer_of, catalogue, counts, select
+from lgmt_tasks.logicasker.english import question
+from lgmt_tasks.logicasker.generate import MAX_LENGTH, Problem, Rejected, generate
+
+FEATURES = datasets.Features(
+    {
+        "id": datasets.Value("string"),
+        "logic": datasets.Value("string"),
+        "category": datasets.Value("string"),
+        "rule": datasets.Value("string"),
+        "problem_type": datasets.Value("string"),
+        "length": datasets.Value("int32"),
+        "premises": datasets.List(datasets.Value("string")),
+        "premises_fol": datasets.List(datasets.Value("string")),
+        "conclusion": datasets.Value("string"),
+        "conclusion_fol": datasets.Value("string"),
+        "question": datasets.Value("string"),
+        "answer": datasets.Value("string"),
+    }
+)
+
+DEFAULT_PER_SKILL = 4
+"""Tests per skill and length by default: two yes, two no (one contradiction and one unrelated, or two fallacies).
+
+Small on purpose: 92 skills × 4 = 368 tests build on the fly in a few seconds. The paper used n = 10 per leaf.
+"""
+
+
+def parse_lengths(value: int | str | Sequence[int]) -> tuple[int, ...]:
+    """Read chain lengths: `3`, `"1..7"`, `"1-7"`, `"1,3,5,7"` or a sequence of ints.
+
+    Raises:
+        ValueError: On anything else, or a length outside 1..MAX_LENGTH.
+    """
+    if isinstance(value, int):
+        lengths: list[int] = [value]
+    elif isinstance(value, str):
+        lengths = []
+        for part in (p.strip() for p in value.split(",") if p.strip()):
+            span = re.fullmatch(r"(\d+)\s*(?:\.\.|-)\s*(\d+)", part)
+            if span:
+                lengths.extend(range(int(span.group(1)), int(span.group(2)) + 1))
+            elif part.isdigit():
+                lengths.append(int(part))
+            else:
+                raise ValueError(f"length={value!r}: expected e.g. 1, 1..7, 1-7 or 1,3,5,7")
+    else:
+        lengths = [int(v) for v in value]
+    bad = [n for n in lengths if not 1 <= n <= MAX_LENGTH]
+    if not lengths or bad:
+        raise ValueError(f"length={value!r}: lengths must be between 1 and {MAX_LENGTH}")
+    return tuple(sorted(set(lengths)))
+
+
+@dataclass(frozen=True)
+class LogicAskerConfig:
+    """Everything that determines a LogicAsker build (and so its cache key).
+
+    Attributes:
+        logic: Logics to include (`propositional`, `predicate`); empty for both.
+        category: Categories to include (`inference`, `equivalence`, `fallacy`); empty for all.
+        rules: Rules to include, by name, id or alias (normalised to ids); empty for all.
+        lengths: Chain lengths (1-7).
+        per_skill: Tests per skill and length.
+        seed: Build seed.
+        balanced: Equal yes and no per skill and length (default), or the paper's uniform problem types.
+        attempts: Generation attempts per test before the slot is given up.
+        timeout_ms: Z3 wall-clock limit per check.
+    """
+
+    logic: tuple[str, ...] = ()
+    category: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()
+    lengths: tuple[int, ...] = (1,)
+    per_skill: int = DEFAULT_PER_SKILL
+    seed: int = 0
+    balanced: bool = True
+    attempts: int = 30
+    timeout_ms: int = DEFAULT_TIMEOUT_MS
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "logic", tuple(sorted(set(self.logic))))
+        object.__setattr__(self, "category", tuple(sorted(set(self.category))))
+        object.__setattr__(self, "lengths", parse_lengths(self.lengths))
+        skills = select(self.logic or None, self.category or None, self.rules or None)  # validates every filter
+        if self.rules:
+            object.__setattr__(self, "rules", tuple(sorted({s.id for s in select(rule=self.rules)})))
+        if not skills:
+            raise ValueError(f"no skill matches logic={self.logic}, category={self.category}, rules={self.rules}")
+        if self.per_skill < 1:
+            raise ValueError(f"per_skill={self.per_skill}: must be at least 1")
+        if self.attempts < 1:
+            raise ValueError(f"attempts={self.attempts}: must be at least 1")
+
+    def skills(self) -> tuple[Skill, ...]:
+        """The selected skills, in catalogue order."""
+        return select(self.logic or None, self.category or None, self.rules or None)
+
+    def key(self) -> dict[str, Any]:
+        """The config as plain data (for cache keys and the dataset card)."""
+        return asdict(self)
+
+
+@dataclass
+class LogicAskerBuild:
+    """A finished build: the rows, the statistics and the config."""
+
+    dataset: datasets.Dataset
+    stats: BuildStats = field(default_factory=BuildStats)
+    config: LogicAskerConfig = field(default_factory=LogicAskerConfig)
+
+
+def plan(skill: Skill, length: int, per_skill: int, seed: int, balanced: bool = True) -> list[str]:
+    """The problem type of each slot of one skill and length (see the module docstring).
+
+    Args:
+        skill: The skill.
+        length: The chain length.
+        per_skill: Number of slots.
+        seed: Build seed (used only when not balanced).
+        balanced: Equal yes and no (the extra slot of an odd count alternating over the catalogue).
+
+    Returns:
+        One problem type per slot, yes slots first.
+    """
+    if not balanced:
+        return [
+            random.Random(derived_seed(seed, "type", skill.id, length, i)).choice(skill.problem_types)
+            for i in range(per_skill)
+        ]
+    position = [s.id for s in catalogue()].index(skill.id) + length
+    n_yes = per_skill // 2 + (per_skill % 2 if position % 2 == 0 else 0)
+    no_types = skill.no_types
+    return [YES_TYPE] * n_yes + [no_types[(position + k) % len(no_types)] for k in range(per_skill - n_yes)]
+
+
+def make_row(problem: Problem) -> dict[str, Any]:
+    """One dataset row from a proven test."""
+    return {
+        "id": problem.id,
+        "logic": problem.skill.logic,
+        "category": problem.skill.category,
+        "rule": problem.skill.name,
+        "problem_type": problem.problem_type,
+        "length": problem.length,
+        "premises": list(problem.premises),
+        "premises_fol": [show(p) for p in problem.premises_fol],
+        "conclusion": problem.conclusion,
+        "conclusion_fol": show(problem.conclusion_fol),
+        "question": question(problem.premises, problem.conclusion),
+        "answer": problem.answer,
+    }
+
+
+def fill_slot(
+    skill: Skill,
+    problem_type: str,
+    length: int,
+    seed: int,
+    slot: int,
+    stats: BuildStats,
+    *,
+    attempts: int = 30,
+    timeout_ms: int = DEFAULT_TIMEOUT_MS,
+    taken: set[str] | None = None,
+) -> Problem | None:
+    """Generate the test of one slot: attempts seeded from (seed, skill, length, slot, attempt) until one is proven.
+
+    Args:
+        skill: The skill.
+        problem_type: The slot's problem type.
+        length: Chain length.
+        seed: Build seed.
+        slot: Index of the slot within (skill, length).
+        stats: Where rejected attempts are counted (bucket: the skill id).
+        attempts: Maximum attempts.
+        timeout_ms: Z3 limit per check.
+        taken: Row ids already built; a duplicate counts as a rejected attempt.
+
+    Returns:
+        The test, or None when every attempt was rejected.
+    """
+    for attempt in range(attempts):
+        rng = random.Random(derived_seed(seed, skill.id, length, slot, attempt))
+        result = generate(skill, problem_type, length, rng, timeout_ms=timeout_ms)
+        stats.count(skill.id, "attempts")
+        if isinstance(result, Rejected):
+            stats.drop(skill.id, result.reason)
+            continue
+        if taken is not None:
+            if result.id in taken:
+                stats.drop(skill.id, "duplicate test")
+                continue
+            taken.add(result.id)
+        return result
+    return None
+
+
+def build_logicasker(config: LogicAskerConfig, progress: bool = False) -> LogicAskerBuild:
+    """Build the tests of a config (see the module docstring).
+
+    Args:
+        config: What to build.
+        progress: Show a progress bar over skills.
+
+    Returns:
+        The rows (sorted by the hash part of their id, which mixes skills so that `--limit` samples many) and the
+        statistics.
+    """
+    from tqdm import tqdm
+
+    stats = BuildStats()
+    rows: list[dict[str, Any]] = []
+    taken: set[str] = set()
+    for skill in tqdm(config.skills(), desc="skills", disable=not progress):
+        for length in config.lengths:
+            for slot, problem_type in enumerate(plan(skill, length, config.per_skill, config.seed, config.balanced)):
+                problem = fill_slot(
+                    skill,
+                    problem_type,
+                    length,
+                    config.seed,
+                    slot,
+                    stats,
+                    attempts=config.attempts,
+                    timeout_ms=config.timeout_ms,
+                    taken=taken,
+                )
+                if problem is None:
+                    stats.count(skill.id, "unfilled")
+                    continue
+                rows.append(make_row(problem))
+                stats.count(skill.id, "tests")
+                stats.count(skill.id, problem.answer)
+    answers = Counter(r["answer"] for r in rows)
+    stats.notes["tests"] = len(rows)
+    stats.notes["yes"] = answers["yes"]
+    stats.notes["no"] = answers["no"]
+    stats.notes["skills"] = len(config.skills())
+    stats.notes["catalogue"] = {f"{lg}/{cat}": c for (lg, cat), c in counts(config.skills()).items()}
+    stats.notes["tests_by_problem_type"] = dict(sorted(Counter(r["problem_type"] for r in rows).items()))
+    stats.notes["tests_by_length"] = {str(k): v for k, v in sorted(Counter(r["length"] for r in rows).items())}
+    rows.sort(key=lambda r: (r["id"].rsplit("-", 1)[1], r["id"]))  # hash order mixes skills for `--limit`
+    return LogicAskerBuild(datasets.Dataset.from_list(rows, features=FEATURES), stats, config)
+
+
+def summary(build: LogicAskerBuild) -> str:
+    """What `lgmt build logicasker` prints: tests, yes/no, rejected attempts and unfilled slots."""
+    s = build.stats
+    unfilled = sum(c.get("unfilled", 0) for c in s.counts.values())
+    attempts = sum(c.get("attempts", 0) for c in s.counts.values())
+    reasons = Counter[str]()
+    for counter in s.dropped.values():
+        reasons.update(counter)
+    lines = [
+        f"{s.notes['tests']} tests ({s.notes['yes']} yes, {s.notes['no']} no) for {s.notes['skills']} skills at "
+        f"lengths {', '.join(map(str, build.config.lengths))}; {attempts} attempts, {s.total_dropped()} rejected, "
+        f"{unfilled} slots unfilled.",
+    ]
+    if reasons:
+        lines.append("Rejected attempts by reason: " + "; ".join(f"{r}: {n}" for r, n in reasons.most_common()))
+    return "\n".join(lines)
+
+
+__all__ = [
+    "DEFAULT_PER_SKILL",
+    "FEATURES",
+    "LogicAskerBuild",
+    "LogicAskerConfig",
+    "answer_of",
+    "build_logicasker",
+    "fill_slot",
+    "make_row",
+    "parse_lengths",
+    "plan",
+    "summary",
+]

@@ -1,0 +1,399 @@
+"""The QMFOL builder: a grid of (topic, depth, width, seed, label, distractors) → proven tasks with verified English.
+
+Pipeline (paper §3, with every claim proven or checked):
+
+1. For every logical configuration (depth, width, seed, label, distractors) build the task in FOL
+   (`lgmt_tasks.qmfol.construction.make_logic_task`: Algorithm 1, Eqs. 1–4, Algorithm 2, a seeded shuffle). The
+   topic does not enter the logic, so the four topics of a configuration are one logical task (the paper's RQ3
+   design); its 2,880 tasks are 720 logical tasks.
+2. Check the rule set's depth and width, measured from the rules, against the parameters, and that every basic rule
+   is minimal.
+3. Prove with Z3 that the basic task (rules + facts) has the intended label, and that the task with its distractors
+   has the same label (which also proves its premises consistent: `entailment` reports unsatisfiable premises as
+   `Contradictory`, never as a label). This is the distractor property of §2.2 for the task's conclusion. A task
+   that fails any check is dropped and counted by reason (none did on the paper's grid; see
+   `benchmarks/verify_qmfol_grid.py`).
+4. English for each topic: template sentences (`lgmt_tasks.qmfol.english`), each read back to its formula before it
+   is accepted; or, with `translator="model"`, an Inspect model writes them with the paper's prompt and a round trip
+   proven by Z3 accepts them (`lgmt_tasks.qmfol.translate`).
+
+Rows are ordered by a hash of their id, so `--limit N` samples every configuration dimension rather than the first
+topic's smallest tasks. The same config gives byte-identical rows (every random choice has a derived seed).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import datasets
+from lgmt_tasks.builders.stats import BuildStats
+from lgmt_tasks.ids import content_id
+from lgmt_tasks.logic.printer import show
+from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS, Contradictory, Label, Undecided, entailment
+from lgmt_tasks.logic.syntax import signature
+from lgmt_tasks.qmfol.construction import LABELS, LogicTask, make_logic_task, measure, predicate_count
+from lgmt_tasks.qmfol.english import MIN_PHRASES, TOPICS, EnglishError, QmfolLexicon, read, realise, task_lexicon
+
+PAPER_DEPTHS: tuple[int, ...] = (5, 10, 15, 20)
+PAPER_WIDTHS: tuple[int, ...] = (5, 10, 15, 20)
+PAPER_DISTRACTORS: tuple[int, ...] = (0, 5, 10, 15, 20)
+PAPER_SEEDS = 3
+"""The paper's grid (§3.3): 4 depths × 4 widths × 5 distractor levels × 3 labels × 4 topics × 3 seeds = 2,880."""
+
+TRANSLATORS: tuple[str, ...] = ("template", "model")
+
+FEATURES = datasets.Features(
+    {
+        "id": datasets.Value("string"),
+        "depth": datasets.Value("int32"),
+        "width": datasets.Value("int32"),
+        "distractors": datasets.Value("int32"),
+        "topic": datasets.Value("string"),
+        "label": datasets.Value("string"),
+        "construction": datasets.Value("string"),
+        "seed": datasets.Value("int32"),
+        "entity": datasets.Value("string"),
+        "object": datasets.Value("string"),
+        "rules_fol": datasets.List(datasets.Value("string")),
+        "distractors_fol": datasets.List(datasets.Value("string")),
+        "facts_fol": datasets.List(datasets.Value("string")),
+        "conclusion_fol": datasets.Value("string"),
+        "premises": datasets.List(datasets.Value("string")),
+        "premises_fol": datasets.List(datasets.Value("string")),
+        "conclusion": datasets.Value("string"),
+        "predicates": datasets.List(datasets.Value("string")),
+        "translator": datasets.Value("string"),
+        "attempts": datasets.Value("int32"),
+    }
+)
+
+
+def task_id(topic: str, depth: int, width: int, seed: int, label: str, distractors: int) -> str:
+    """The paper's id: `<Topic>_d<D>_w<W>_<seed>_<label index>_distract<n>` (label index: True 0, False 1, Unknown 2).
+
+    The paper's ids (`Food_d5_w5_0_0_distract0`, `Animal_d5_w15_5_1_distract5`, `Mathematics_d5_w20_206_2_distract0`)
+    pair a True task with index 0, a False one with 1 and an Unknown one with 2; tasks that differ only in the
+    distractor count share everything before `_distract`.
+    """
+    return f"{topic}_d{depth}_w{width}_{seed}_{LABELS.index(label)}_distract{distractors}"
+
+
+def _ints(name: str, values: Iterable[int], minimum: int) -> tuple[int, ...]:
+    out = tuple(sorted(set(int(v) for v in values)))
+    if not out:
+        raise ValueError(f"{name}: at least one value is needed")
+    bad = [v for v in out if v < minimum]
+    if bad:
+        raise ValueError(f"{name}={bad}: every value must be at least {minimum}")
+    return out
+
+
+def _choices(name: str, values: Iterable[str], valid: Sequence[str]) -> tuple[str, ...]:
+    given = set(values)
+    unknown = sorted(given - set(valid))
+    if unknown:
+        raise ValueError(f"{name}: unknown value(s) {unknown}; expected among {', '.join(valid)}")
+    if not given:
+        raise ValueError(f"{name}: at least one value is needed")
+    return tuple(v for v in valid if v in given)
+
+
+@dataclass(frozen=True)
+class QmfolConfig:
+    """Everything that determines a QMFOL build (and so its cache key). The grid is the product of the tuples.
+
+    Values are normalised when the config is made (sorted, duplicates dropped; labels and topics in the paper's
+    order), so equal grids have equal keys.
+
+    Attributes:
+        depths: Depths D ≥ 1 (the paper: 5, 10, 15, 20).
+        widths: Widths W ≥ 0 (the paper: 5, 10, 15, 20).
+        distractors: Distractor counts ≥ 0 (the paper: 0, 5, 10, 15, 20).
+        labels: Labels among True, False, Unknown.
+        topics: Topics among Food, Animal, University, Mathematics.
+        seeds: Seeds per configuration (the paper: 3); the task seeds are `seed`, …, `seed + seeds − 1`.
+        seed: The first task seed.
+        translator: `template` (deterministic, read back exactly) or `model` (an LLM, round trip proven by Z3).
+        translator_model: The Inspect model name for `translator="model"`.
+        max_attempts: Translations per task before it is discarded (`translator="model"`).
+        timeout_ms: Z3 wall-clock limit per check.
+    """
+
+    depths: tuple[int, ...] = PAPER_DEPTHS
+    widths: tuple[int, ...] = PAPER_WIDTHS
+    distractors: tuple[int, ...] = PAPER_DISTRACTORS
+    labels: tuple[str, ...] = LABELS
+    topics: tuple[str, ...] = TOPICS
+    seeds: int = PAPER_SEEDS
+    seed: int = 0
+    translator: str = "template"
+    translator_model: str | None = None
+    max_attempts: int = 3
+    timeout_ms: int = DEFAULT_TIMEOUT_MS
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "depths", _ints("depths", self.depths, 1))
+        object.__setattr__(self, "widths", _ints("widths", self.widths, 0))
+        object.__setattr__(self, "distractors", _ints("distractors", self.distractors, 0))
+        object.__setattr__(self, "labels", _choices("labels", self.labels, LABELS))
+        object.__setattr__(self, "topics", _choices("topics", self.topics, TOPICS))
+        if self.seeds < 1:
+            raise ValueError(f"seeds={self.seeds}: must be at least 1")
+        if self.seed < 0:
+            raise ValueError(f"seed={self.seed}: must be at least 0")
+        if self.translator not in TRANSLATORS:
+            raise ValueError(f"translator={self.translator!r}: expected one of {', '.join(TRANSLATORS)}")
+        if self.translator == "model" and not self.translator_model:
+            raise ValueError("translator='model' needs translator_model (an Inspect model name)")
+        if self.translator == "template" and self.translator_model:
+            raise ValueError("translator_model is only used with translator='model'")
+        if self.max_attempts < 1:
+            raise ValueError(f"max_attempts={self.max_attempts}: must be at least 1")
+        needed = predicate_count(max(self.depths), max(self.widths), max(self.distractors))
+        if needed > MIN_PHRASES:
+            raise ValueError(
+                f"depth {max(self.depths)}, width {max(self.widths)} and {max(self.distractors)} distractors may "
+                f"need {needed} predicates, but a topic is only guaranteed {MIN_PHRASES} phrases "
+                "(depth + width + 1 + 4 × distractors must stay within that)"
+            )
+
+    @property
+    def seed_values(self) -> tuple[int, ...]:
+        """The task seeds."""
+        return tuple(range(self.seed, self.seed + self.seeds))
+
+    def logical_grid(self) -> list[tuple[int, int, int, str, int]]:
+        """Every (depth, width, seed, label, distractors) of the grid: one logical task each."""
+        return list(itertools.product(self.depths, self.widths, self.seed_values, self.labels, self.distractors))
+
+    def size(self) -> int:
+        """The number of tasks the grid asks for."""
+        return len(self.logical_grid()) * len(self.topics)
+
+    def key(self) -> dict[str, Any]:
+        """The config as plain data (for cache keys and the dataset card)."""
+        return asdict(self)
+
+
+@dataclass
+class QmfolBuild:
+    """A finished build: the rows, the statistics and the config."""
+
+    dataset: datasets.Dataset
+    stats: BuildStats = field(default_factory=BuildStats)
+    config: QmfolConfig = field(default_factory=QmfolConfig)
+
+
+@dataclass(frozen=True)
+class Proof:
+    """The outcome of the checks of one logical task (picklable, for worker processes).
+
+    Attributes:
+        ok: Whether every check passed.
+        reason: Why not (a stable category for the build statistics), or "".
+        basic: The proven label of the basic task (or the failure's name).
+        full: The proven label with distractors (or the failure's name).
+    """
+
+    ok: bool
+    reason: str
+    basic: str
+    full: str
+
+
+def _outcome_name(result: Label | Undecided | Contradictory) -> str:
+    if isinstance(result, Label):
+        return result.value
+    if isinstance(result, Contradictory):
+        return "contradictory"
+    return f"undecided: {result.reason}"
+
+
+def check_task(task: LogicTask, timeout_ms: int = DEFAULT_TIMEOUT_MS, basic: str | None = None) -> Proof:
+    """Run every check of one logical task: shape, minimality, the label, and the distractor property.
+
+    Args:
+        task: The task.
+        timeout_ms: Z3 limit per check.
+        basic: The already proven label of its basic task (shared by every distractor count), to skip that proof.
+
+    Returns:
+        The outcome.
+    """
+    shape = measure(task.rules)
+    if (shape.depth, shape.width) != (task.depth, task.width):
+        return Proof(False, "depth or width of the rules differs from the parameters", "", "")
+    if not shape.minimal:
+        return Proof(False, "a basic rule is not minimal", "", "")
+    if basic is None:
+        basic = _outcome_name(entailment(task.basic_premises, task.conclusion, timeout_ms=timeout_ms))
+    if basic != task.label:
+        reason = basic if basic.startswith(("undecided", "contradictory")) else "label disagrees with the prover"
+        return Proof(False, reason, basic, "")
+    full = basic
+    if task.distractors:
+        full = _outcome_name(entailment(task.premises, task.conclusion, timeout_ms=timeout_ms))
+    if full != basic:
+        reason = {"contradictory": "distractors made the premises inconsistent"}.get(full, "")
+        if not reason:
+            reason = full if full.startswith("undecided") else "distractors changed the label"
+        return Proof(False, reason, basic, full)
+    return Proof(True, "", basic, full)
+
+
+def _prove_group(args: tuple[int, int, int, str, tuple[int, ...], int]) -> list[tuple[tuple[int, ...], Proof]]:
+    """Prove the tasks of one basic task (every distractor count), proving the basic label once."""
+    depth, width, seed, label, counts, timeout_ms = args
+    out: list[tuple[tuple[int, ...], Proof]] = []
+    basic: str | None = None
+    for n in counts:
+        task = make_logic_task(depth, width, seed, label, n)
+        proof = check_task(task, timeout_ms, basic)
+        if proof.basic:
+            basic = proof.basic
+        out.append(((depth, width, seed, LABELS.index(label), n), proof))
+    return out
+
+
+def prove_grid(config: QmfolConfig, workers: int = 1, progress: bool = False) -> dict[tuple[int, ...], Proof]:
+    """Check every logical task of the grid, in worker processes when `workers > 1` (same results either way).
+
+    Returns:
+        `(depth, width, seed, label index, distractors) → Proof`.
+    """
+    from tqdm import tqdm
+
+    groups = [(d, w, s, lab, config.distractors, config.timeout_ms)
+              for d, w, s, lab in itertools.product(config.depths, config.widths, config.seed_values, config.labels)]
+    results: dict[tuple[int, ...], Proof] = {}
+    bar = tqdm(total=len(groups), desc="proving", disable=not progress)
+    if workers > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            for part in pool.imap_unordered(_prove_group, groups):
+                results.update(part)
+                bar.update()
+    else:
+        for group in groups:
+            results.update(_prove_group(group))
+            bar.update()
+    bar.close()
+    return results
+
+
+def lexicon_of(topic: str, task: LogicTask) -> QmfolLexicon:
+    """The template lexicon of a task in a topic (phrases by a seed of (seed, depth, width), shared by labels)."""
+    names = signature(*task.premises, task.conclusion).predicate_names
+    return task_lexicon(topic, 1 + max(int(name[1:]) for name in names), task.seed, task.depth, task.width)
+
+
+@dataclass(frozen=True)
+class English:
+    """The English of one task: premises in presentation order, the conclusion, the mapping list."""
+
+    premises: tuple[str, ...]
+    conclusion: str
+    predicates: tuple[str, ...]
+    object: str
+    entity: str
+    translator: str = "template"
+    attempts: int = 0
+
+
+def template_english(topic: str, task: LogicTask) -> English:
+    """Template English of a task, every sentence read back to its formula.
+
+    Raises:
+        EnglishError: If a sentence does not read back (a defect; the builder drops and counts the task).
+    """
+    lx = lexicon_of(topic, task)
+    sentences = []
+    for f in (*task.presented, task.conclusion):
+        text = realise(f, lx)
+        if read(text, lx) != f:
+            raise EnglishError(f"round trip failed for {show(f)}: {text!r}")
+        sentences.append(text)
+    return English(tuple(sentences[:-1]), sentences[-1], tuple(lx.mapping()), lx.name("a"), lx.entity)
+
+
+def make_row(topic: str, task: LogicTask, english: English) -> dict[str, Any]:
+    """One dataset row."""
+    return {
+        "id": task_id(topic, task.depth, task.width, task.seed, task.label, len(task.distractors)),
+        "depth": task.depth,
+        "width": task.width,
+        "distractors": len(task.distractors),
+        "topic": topic,
+        "label": task.label,
+        "construction": task.construction,
+        "seed": task.seed,
+        "entity": english.entity,
+        "object": english.object,
+        "rules_fol": [show(r.formula()) for r in task.rules],
+        "distractors_fol": [show(r.formula()) for r in task.distractors],
+        "facts_fol": [show(f) for f in task.facts],
+        "conclusion_fol": show(task.conclusion),
+        "premises": list(english.premises),
+        "premises_fol": [show(f) for f in task.presented],
+        "conclusion": english.conclusion,
+        "predicates": list(english.predicates),
+        "translator": english.translator,
+        "attempts": english.attempts,
+    }
+
+
+def build_qmfol(config: QmfolConfig, progress: bool = False, workers: int = 1, model: Any = None) -> QmfolBuild:
+    """Build the QMFOL tasks of a config. See the module docstring for the pipeline.
+
+    Args:
+        config: The grid and options.
+        progress: Show progress bars.
+        workers: Processes for the proofs (the output does not depend on it).
+        model: An Inspect `Model` to translate with (`translator="model"`); by default
+            `get_model(config.translator_model)`. Tests pass a scripted model here.
+
+    Returns:
+        The build.
+    """
+    stats = BuildStats()
+    proofs = prove_grid(config, workers=workers, progress=progress)
+    tasks: list[tuple[str, LogicTask]] = []
+    for depth, width, seed, label, n in config.logical_grid():
+        proof = proofs[(depth, width, seed, LABELS.index(label), n)]
+        bucket = f"d{depth}_w{width}"
+        stats.count(bucket, "requested", len(config.topics))
+        if not proof.ok:
+            stats.drop(bucket, proof.reason, len(config.topics))
+            continue
+        task = make_logic_task(depth, width, seed, label, n)
+        stats.count("construction", task.construction, len(config.topics))
+        stats.count(bucket, "proven", len(config.topics))
+        tasks.extend((topic, task) for topic in config.topics)
+    rows: list[dict[str, Any]] = []
+    if config.translator == "model":
+        from lgmt_tasks.qmfol.translate import translate_tasks
+
+        translations = translate_tasks(tasks, config, stats, model=model, progress=progress)
+        for (topic, task), english in zip(tasks, translations, strict=True):
+            if english is None:
+                stats.drop(f"d{task.depth}_w{task.width}", "translation discarded")
+                continue
+            rows.append(make_row(topic, task, english))
+    else:
+        for topic, task in tasks:
+            try:
+                rows.append(make_row(topic, task, template_english(topic, task)))
+            except EnglishError as exc:
+                stats.drop(f"d{task.depth}_w{task.width}", f"English: {exc}"[:120])
+    for row in rows:
+        stats.count("label", row["label"])
+        stats.count("topic", row["topic"])
+    stats.notes["requested"] = config.size()
+    stats.notes["tasks"] = len(rows)
+    stats.notes["logical_tasks"] = len({(r["depth"], r["width"], r["seed"], r["label"], r["distractors"]) for r in rows})
+    rows.sort(key=lambda r: content_id("qmfol", [r["id"]]))
+    return QmfolBuild(datasets.Dataset.from_list(rows, features=FEATURES), stats, config)

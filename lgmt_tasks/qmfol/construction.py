@@ -1,0 +1,481 @@
+"""QMFOL logic construction (paper §3.1): basic rules, the implicit rule, labelled fact–conclusion pairs, distractors.
+
+Everything here is monadic FOL over one variable `x` and one object constant `a` (`CONSTANT`): every predicate is
+unary, a *node* is a predicate or its negation (the paper's N_i = P_i or ¬P_i), and a *minimal rule* is
+∀x (N_l1 ∧ … ∧ N_lm → N_r1 ∨ … ∨ N_rn) over distinct predicates (§2.2). Its width is m + n − 2, the number of its
+connectives; its depth is 1.
+
+Algorithm 1 (`basic_rules`). Depth expansion makes the chain N_0 → N_1, …, N_{D−1} → N_D; width expansion then adds
+W new nodes, each to a uniformly chosen rule, on its left by ∧ or on its right by ∨ (a fair coin). Every rule stays
+minimal, the rule set has depth D (the longest path of the predicate graph, `measure`) and width W (the sum of the
+rule widths). Node polarity is a fair coin (`NEGATION_PROBABILITY`).
+
+Implicit rule (Eq. 1, `implicit_rule`). Seen as a graph with an edge from every left node of a rule to every right
+node, the nodes of in-degree 0 (N_in: N_0 and the nodes added on a left) and of out-degree 0 (N_out: N_D and the nodes
+added on a right) give R_imp = ∧N_in → ∨N_out, which the rules entail: with every N_in true, the chain either
+continues to the next rule or leaves it through one of the extra right nodes, all of which are in N_out.
+
+Fact–conclusion pairs (Eqs. 2–4, `facts_and_conclusion`), instantiated on the constant `a` (the paper's "can also be
+instantiated over specific object constants"): proper subsets N_in^f ⊂ N_in and N_out^f ⊂ N_out give the fact
+f = ∧N_in^f ∧ ∧¬N_out^f (kept non-empty whenever the sizes allow), and with the rest R_in = N_in ∖ N_in^f,
+R_out = N_out ∖ N_out^f:
+
+- True: facts {f}, conclusion R_imp^f = ∧R_in → ∨R_out (Eq. 2);
+- False: facts {f}, conclusion C_F = ∧R_in ∧ ∧¬R_out ≡ ¬R_imp^f (Eq. 3);
+- Unknown1: facts {f, f_U1 = ∧R_in}, conclusion C_U1 = ∨N_U1 for a non-empty proper subset N_U1 ⊂ R_out (Eq. 4):
+  the premises force some node of R_out but not which;
+- Unknown2: facts {f, f_U2 = C_U1}, conclusion C_U2 = f_U1 (the converse: affirming the consequent).
+
+Unknown1 needs |R_out| ≥ 2, so it needs |N_out| ≥ 2; when it is impossible an Unknown task uses Unknown2 (counted by
+the builder under `construction`). Otherwise the two strategies are a fair coin.
+
+Algorithm 2 (`distractor_rule`): with probability 1/2 a basic rule with one node replaced by a node of a fresh
+predicate (*distractor for rule*, still minimal); otherwise a new rule linking one basic node to 1–4 fresh nodes
+(*distractor for predicate*), universal or existential (a fair coin). A universal one puts the basic node on one side
+and at least one fresh node on the other, each side a conjunction or a disjunction (not necessarily minimal); an
+existential one is ∃x of the conjunction of all its nodes. Why these cannot change a label: a fresh predicate can
+always be interpreted to satisfy its rule (false on a left side, true on a right side), and an existential is
+witnessed by another object on which every node is true (the all-true valuation satisfies every rule). The builder
+still proves it for every task with Z3 (label and consistency unchanged), as the issue asks.
+
+Fresh predicates are numbered on from the basic ones, so the first k distractors of a seed are the same for every
+requested count: the paper's "corresponding" tasks (`Food_d5_w5_0_0_distract0` and `..._distract15`) share their
+basic task and differ only by the added distractors.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from lgmt_tasks.ids import derived_seed
+from lgmt_tasks.logic.syntax import And, Atom, Const, Exists, Forall, Formula, Implies, Not, Or, Term, Var
+
+CONSTANT = "a"
+"""The object constant every fact and conclusion is about (FOL name; English names come from the topic)."""
+
+VARIABLE = "x"
+"""The one variable of every rule."""
+
+NEGATION_PROBABILITY = 0.5
+"""Chance that a new predicate node is a negated predicate (the paper's N_i = ¬P_i)."""
+
+LABELS: tuple[str, str, str] = ("True", "False", "Unknown")
+"""The task labels, in the order of their index in the paper's ids (`..._<seed>_<label index>_...`)."""
+
+CONSTRUCTIONS: tuple[str, ...] = ("True", "False", "Unknown1", "Unknown2")
+"""The fact–conclusion strategies of Eqs. (2)–(4)."""
+
+Junction = Literal["and", "or"]
+Quantifier = Literal["forall", "exists"]
+
+
+@dataclass(frozen=True, order=True)
+class Node:
+    """A predicate node: predicate `P<pred>` or its negation.
+
+    Attributes:
+        pred: The predicate's number (`P0`, `P1`, …).
+        positive: False for the negated node ¬P.
+    """
+
+    pred: int
+    positive: bool = True
+
+    @property
+    def name(self) -> str:
+        """The predicate's FOL name."""
+        return f"P{self.pred}"
+
+    def complement(self) -> Node:
+        """The node with the other polarity (¬N, without a double negation)."""
+        return Node(self.pred, not self.positive)
+
+    def at(self, term: Term) -> Formula:
+        """The literal N(term)."""
+        atom = Atom(self.name, (term,))
+        return atom if self.positive else Not(atom)
+
+
+def conjunction(formulas: Sequence[Formula]) -> Formula:
+    """∧ of one or more formulas (a single formula stays itself)."""
+    if not formulas:
+        raise ValueError("an empty conjunction has no formula here")
+    return formulas[0] if len(formulas) == 1 else And(tuple(formulas))
+
+
+def disjunction(formulas: Sequence[Formula]) -> Formula:
+    """∨ of one or more formulas (a single formula stays itself)."""
+    if not formulas:
+        raise ValueError("an empty disjunction has no formula here")
+    return formulas[0] if len(formulas) == 1 else Or(tuple(formulas))
+
+
+def junction(formulas: Sequence[Formula], kind: Junction) -> Formula:
+    """∧ or ∨ of one or more formulas."""
+    return conjunction(formulas) if kind == "and" else disjunction(formulas)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A QMFOL rule: ∀x (lhs → rhs), or ∃x (lhs) when `quantifier == "exists"` (then `rhs` is empty).
+
+    A side of one node has the default junction (`and` on the left, `or` on the right), so equal rules compare equal.
+
+    Attributes:
+        lhs: The left nodes (the body of an existential).
+        rhs: The right nodes.
+        lhs_junction: How the left nodes combine.
+        rhs_junction: How the right nodes combine.
+        quantifier: `forall` (a rule) or `exists` (an existential distractor).
+    """
+
+    lhs: tuple[Node, ...]
+    rhs: tuple[Node, ...] = ()
+    lhs_junction: Junction = "and"
+    rhs_junction: Junction = "or"
+    quantifier: Quantifier = "forall"
+
+    def __post_init__(self) -> None:
+        if not self.lhs:
+            raise ValueError("a rule needs at least one left node")
+        if (self.quantifier == "forall") != bool(self.rhs):
+            raise ValueError("a universal rule needs right nodes and an existential none")
+        if len(self.lhs) == 1 and self.lhs_junction != "and":
+            object.__setattr__(self, "lhs_junction", "and")
+        if len(self.rhs) <= 1 and self.rhs_junction != "or":
+            object.__setattr__(self, "rhs_junction", "or")
+
+    @property
+    def nodes(self) -> tuple[Node, ...]:
+        """Every node, left then right."""
+        return self.lhs + self.rhs
+
+    @property
+    def width(self) -> int:
+        """The number of connectives ∧/∨ (m + n − 2 for a minimal rule)."""
+        return len(self.lhs) - 1 + max(len(self.rhs) - 1, 0)
+
+    def is_minimal(self) -> bool:
+        """Tell whether this is a minimal rule (§2.2): ∀, a conjunction → a disjunction, distinct predicates."""
+        preds = [n.pred for n in self.nodes]
+        return (
+            self.quantifier == "forall"
+            and self.lhs_junction == "and"
+            and self.rhs_junction == "or"
+            and len(set(preds)) == len(preds)
+        )
+
+    def formula(self) -> Formula:
+        """The rule as a sentence."""
+        x = Var(VARIABLE)
+        left = junction([n.at(x) for n in self.lhs], self.lhs_junction)
+        if self.quantifier == "exists":
+            return Exists(VARIABLE, left)
+        return Forall(VARIABLE, Implies(left, junction([n.at(x) for n in self.rhs], self.rhs_junction)))
+
+
+def _new_node(pred: int, rng: random.Random) -> Node:
+    return Node(pred, positive=rng.random() >= NEGATION_PROBABILITY)
+
+
+def basic_rules(depth: int, width: int, rng: random.Random) -> tuple[Rule, ...]:
+    """Algorithm 1: the basic rule set of a depth and a width.
+
+    Args:
+        depth: D ≥ 1, the number of chain rules N_{i−1} → N_i.
+        width: W ≥ 0, the number of width-expansion rounds (each adds one node and one connective).
+        rng: The generator (node polarities, rule choices, sides).
+
+    Returns:
+        D minimal rules over the predicates P0 … P_{D+W}; rule i has N_{i−1} first on its left and N_i first on
+        its right.
+
+    Raises:
+        ValueError: If depth < 1 or width < 0.
+    """
+    if depth < 1:
+        raise ValueError(f"depth={depth}: must be at least 1 (Algorithm 1 starts from one chain rule)")
+    if width < 0:
+        raise ValueError(f"width={width}: must be at least 0")
+    chain = [_new_node(0, rng)]
+    sides: list[tuple[list[Node], list[Node]]] = []
+    for i in range(1, depth + 1):  # depth expansion
+        chain.append(_new_node(i, rng))
+        sides.append(([chain[i - 1]], [chain[i]]))
+    for j in range(depth + 1, depth + width + 1):  # width expansion
+        node = _new_node(j, rng)
+        lhs, rhs = sides[rng.randrange(len(sides))]
+        (lhs if rng.random() < 0.5 else rhs).append(node)
+    return tuple(Rule(tuple(lhs), tuple(rhs)) for lhs, rhs in sides)
+
+
+def implicit_rule(rules: Iterable[Rule]) -> tuple[tuple[Node, ...], tuple[Node, ...]]:
+    """Eq. (1): the nodes of in-degree 0 (N_in) and of out-degree 0 (N_out) of the rule graph, by predicate number."""
+    rules = tuple(rules)
+    lefts = {n for r in rules for n in r.lhs}
+    rights = {n for r in rules for n in r.rhs}
+    everything = lefts | rights
+    return tuple(sorted(everything - rights)), tuple(sorted(everything - lefts))
+
+
+def implicit_rule_formula(rules: Iterable[Rule]) -> Formula:
+    """R_imp = ∀x (∧N_in → ∨N_out) as a sentence."""
+    ins, outs = implicit_rule(rules)
+    return Rule(ins, outs).formula()
+
+
+@dataclass(frozen=True)
+class Shape:
+    """Depth and width of a rule set, measured from the rules (not from the parameters that made them).
+
+    Attributes:
+        depth: The longest path of the predicate graph, in edges (a left node → a right node of one rule).
+        width: The sum of the rule widths (connectives).
+        minimal: Whether every rule is minimal.
+    """
+
+    depth: int
+    width: int
+    minimal: bool
+
+
+def measure(rules: Iterable[Rule]) -> Shape:
+    """Measure depth, width and minimality of a rule set (the quality bar checks them against the parameters).
+
+    Raises:
+        ValueError: If the predicate graph has a cycle (then depth is undefined).
+    """
+    rules = tuple(rules)
+    edges: dict[int, set[int]] = {}
+    for r in rules:
+        for left in r.lhs:
+            edges.setdefault(left.pred, set()).update(n.pred for n in r.rhs)
+    longest: dict[int, int] = {}
+    visiting: set[int] = set()
+
+    def from_node(p: int) -> int:
+        if p in longest:
+            return longest[p]
+        if p in visiting:
+            raise ValueError(f"the rule graph has a cycle through P{p}")
+        visiting.add(p)
+        best = max((1 + from_node(q) for q in edges.get(p, ())), default=0)
+        visiting.discard(p)
+        longest[p] = best
+        return best
+
+    depth = max((from_node(p) for p in sorted(edges)), default=0)
+    return Shape(depth, sum(r.width for r in rules), all(r.is_minimal() for r in rules))
+
+
+@dataclass(frozen=True)
+class FactsConclusion:
+    """The facts and conclusion of one task, with the strategy that made them.
+
+    Attributes:
+        construction: `True`, `False`, `Unknown1` or `Unknown2`.
+        label: The intended label (`True`, `False`, `Unknown`); the builder proves it.
+        facts: The fact sentences (about `CONSTANT`); f is left out when it is empty (possible only with one
+            in-node and one out-node).
+        conclusion: The conclusion sentence (about `CONSTANT`).
+    """
+
+    construction: str
+    label: str
+    facts: tuple[Formula, ...]
+    conclusion: Formula
+
+
+def _subset(nodes: Sequence[Node], size: int, rng: random.Random) -> tuple[Node, ...]:
+    return tuple(sorted(rng.sample(list(nodes), size)))
+
+
+def facts_and_conclusion(rules: Sequence[Rule], label: str, rng: random.Random) -> FactsConclusion:
+    """Eqs. (2)–(4): facts and a conclusion with the given label, on the constant `CONSTANT`.
+
+    Args:
+        rules: A basic rule set (Algorithm 1).
+        label: `True`, `False` or `Unknown` (Unknown picks Unknown1 or Unknown2, see the module docstring).
+        rng: The generator (strategy, subset sizes and members).
+
+    Returns:
+        The facts and conclusion.
+
+    Raises:
+        ValueError: On an unknown label.
+    """
+    if label not in LABELS:
+        raise ValueError(f"label={label!r}: expected one of {', '.join(LABELS)}")
+    ins, outs = implicit_rule(rules)
+    construction = label
+    if label == "Unknown":
+        construction = "Unknown1" if rng.random() < 0.5 else "Unknown2"
+        if construction == "Unknown1" and len(outs) < 2:
+            construction = "Unknown2"
+    max_out = len(outs) - (2 if construction == "Unknown1" else 1)
+    k_in = rng.randint(0, len(ins) - 1)
+    k_out = rng.randint(0, max_out)
+    if k_in == 0 and k_out == 0 and (len(ins) > 1 or max_out > 0):  # keep the fact f non-empty when possible
+        if len(ins) > 1 and (max_out == 0 or rng.random() < 0.5):
+            k_in = 1
+        else:
+            k_out = 1
+    in_f, out_f = _subset(ins, k_in, rng), _subset(outs, k_out, rng)
+    rest_in = tuple(n for n in ins if n not in in_f)
+    rest_out = tuple(n for n in outs if n not in out_f)
+    a = Const(CONSTANT)
+    f_nodes = [*in_f, *(n.complement() for n in out_f)]
+    facts: list[Formula] = [conjunction([n.at(a) for n in sorted(f_nodes)])] if f_nodes else []
+    lhs = conjunction([n.at(a) for n in rest_in])
+    if construction == "True":
+        conclusion: Formula = Implies(lhs, disjunction([n.at(a) for n in rest_out]))
+    elif construction == "False":
+        conclusion = conjunction([n.at(a) for n in sorted([*rest_in, *(n.complement() for n in rest_out)])])
+    else:
+        size = rng.randint(1, max(1, len(rest_out) - 1))
+        chosen = disjunction([n.at(a) for n in _subset(rest_out, size, rng)])
+        if construction == "Unknown1":
+            facts.append(lhs)
+            conclusion = chosen
+        else:
+            facts.append(chosen)
+            conclusion = lhs
+    return FactsConclusion(construction, label, tuple(facts), conclusion)
+
+
+def _split(nodes: Sequence[Node], rng: random.Random) -> tuple[list[Node], list[Node]]:
+    """Split fresh nodes into (joining the basic node, on the other side); the other side keeps at least one."""
+    k = rng.randint(0, len(nodes) - 1)
+    return list(nodes[:k]), list(nodes[k:])
+
+
+def _junction(rng: random.Random) -> Junction:
+    return "and" if rng.random() < 0.5 else "or"
+
+
+def distractor_rule(rules: Sequence[Rule], rng: random.Random, next_pred: int) -> tuple[Rule, int]:
+    """Algorithm 2: one distractor rule for a basic rule set.
+
+    Args:
+        rules: The basic rules.
+        rng: The generator.
+        next_pred: The number of the first fresh predicate.
+
+    Returns:
+        The distractor and the number of the next fresh predicate.
+    """
+    if rng.random() < 0.5:  # distractor for a rule: one node replaced by a fresh one
+        rule = rules[rng.randrange(len(rules))]
+        old = rule.nodes[rng.randrange(len(rule.nodes))]
+        new = _new_node(next_pred, rng)
+        swap = tuple(new if n == old else n for n in rule.lhs), tuple(new if n == old else n for n in rule.rhs)
+        return Rule(swap[0], swap[1], rule.lhs_junction, rule.rhs_junction), next_pred + 1
+    basic = sorted({n for r in rules for n in r.nodes})  # distractor for a predicate node
+    selected = basic[rng.randrange(len(basic))]
+    count = rng.randint(1, 4)
+    fresh = [_new_node(next_pred + i, rng) for i in range(count)]
+    if rng.random() < 0.5:
+        members = list(fresh)
+        members.insert(rng.randint(0, count), selected)
+        return Rule(tuple(members), (), quantifier="exists"), next_pred + count
+    joining, other = _split(fresh, rng)
+    with_selected = [selected, *joining]
+    rng.shuffle(with_selected)
+    if rng.random() < 0.5:  # the basic node on the left, fresh nodes on the right
+        rule = Rule(tuple(with_selected), tuple(other), _junction(rng), _junction(rng))
+    else:
+        rule = Rule(tuple(other), tuple(with_selected), _junction(rng), _junction(rng))
+    return rule, next_pred + count
+
+
+def distractor_rules(rules: Sequence[Rule], count: int, rng: random.Random) -> tuple[Rule, ...]:
+    """`count` distractors in sequence (a prefix of a longer sequence of the same generator)."""
+    next_pred = 1 + max(n.pred for r in rules for n in r.nodes)
+    out: list[Rule] = []
+    for _ in range(count):
+        rule, next_pred = distractor_rule(rules, rng, next_pred)
+        out.append(rule)
+    return tuple(out)
+
+
+def predicate_count(depth: int, width: int, distractors: int) -> int:
+    """The most predicates a task can use: the basic ones plus up to four fresh ones per distractor."""
+    return depth + width + 1 + 4 * distractors
+
+
+@dataclass(frozen=True)
+class LogicTask:
+    """One QMFOL task in FOL, before English.
+
+    Attributes:
+        depth: D of Algorithm 1.
+        width: W of Algorithm 1.
+        seed: The task seed (the paper's third id field).
+        label: The intended label.
+        construction: `True`, `False`, `Unknown1` or `Unknown2`.
+        rules: The basic rules.
+        distractors: The distractor rules.
+        facts: The facts.
+        conclusion: The conclusion.
+        order: The presentation order: `premises[order[k]]` is shown k-th.
+    """
+
+    depth: int
+    width: int
+    seed: int
+    label: str
+    construction: str
+    rules: tuple[Rule, ...]
+    distractors: tuple[Rule, ...]
+    facts: tuple[Formula, ...]
+    conclusion: Formula
+    order: tuple[int, ...]
+
+    @property
+    def premises(self) -> tuple[Formula, ...]:
+        """Every premise in canonical order: basic rules, distractors, facts."""
+        return (*(r.formula() for r in self.rules), *(r.formula() for r in self.distractors), *self.facts)
+
+    @property
+    def basic_premises(self) -> tuple[Formula, ...]:
+        """The premises of the basic task (no distractors)."""
+        return (*(r.formula() for r in self.rules), *self.facts)
+
+    @property
+    def presented(self) -> tuple[Formula, ...]:
+        """The premises in presentation (shuffled) order."""
+        premises = self.premises
+        return tuple(premises[i] for i in self.order)
+
+
+def make_logic_task(depth: int, width: int, seed: int, label: str, distractors: int) -> LogicTask:
+    """Build one task in FOL from its parameters, deterministically.
+
+    Each part has its own derived generator, so that tasks share what the paper's design shares: the basic rules
+    depend on (seed, depth, width) only (the same rules for every label, distractor count and topic), the facts and
+    conclusion also on the label, the distractors on (seed, depth, width) as a sequence of which a task takes a
+    prefix, and the presentation order on everything but the topic (so the four topics show one logical task in the
+    same order).
+
+    Args:
+        depth: D ≥ 1.
+        width: W ≥ 0.
+        seed: The task seed.
+        label: `True`, `False` or `Unknown`.
+        distractors: The number of distractor rules (≥ 0).
+
+    Returns:
+        The task.
+    """
+    if distractors < 0:
+        raise ValueError(f"distractors={distractors}: must be at least 0")
+    rules = basic_rules(depth, width, random.Random(derived_seed(seed, "qmfol-rules", depth, width)))
+    pair = facts_and_conclusion(rules, label, random.Random(derived_seed(seed, "qmfol-facts", depth, width, label)))
+    extra = distractor_rules(rules, distractors, random.Random(derived_seed(seed, "qmfol-distractors", depth, width)))
+    order = list(range(len(rules) + len(extra) + len(pair.facts)))
+    random.Random(derived_seed(seed, "qmfol-shuffle", depth, width, label, distractors)).shuffle(order)
+    return LogicTask(depth, width, seed, label, pair.construction, rules, extra, pair.facts, pair.conclusion,
+                     tuple(order))

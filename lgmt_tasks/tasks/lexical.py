@@ -1,0 +1,116 @@
+"""LLMorph baseline: lexical metamorphic relations on LGMT's source cases (Cho, Ruberto and Terragni, ICSME 2025).
+
+Each sample is one group: a source entailment problem (the same source cases as the LGMT tasks) and a follow-up
+whose English was changed by one of LLMorph's text-level relations (Table II ids: typos, leet, capitalisation, an
+irrelevant sentence, shuffled sentences, or an LLM's synonym substitution, paraphrase, back-translation, voice change
+or negation). The model answers both with LGMT's prompts; the scorer reports LGMT's metrics (MVR, Acc_static,
+Acc_cons, HDR, FUR) and LLMorph's confusion matrix, per relation, with MR-49 (no change) as the noise floor.
+
+Examples:
+    inspect eval lgmt_tasks/lexical --model openai/gpt-4o-mini -T mr=function -T part=premises
+    inspect eval lgmt_tasks/lexical --model lgmt/smollm2 -T mr=MR-51,MR-152 -T part=conclusion \\
+        -T transformer_model=lgmt/smollm2 -T per_mr=5
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import Model
+
+from lgmt_tasks.builders.lgmt import SOURCES
+from lgmt_tasks.lexical.catalogue import resolve_mrs, resolve_parts
+from lgmt_tasks.loaders.lexical import load_lexical_rows
+from lgmt_tasks.scorers.lexical import OUTPUTS, lexical_consistency
+from lgmt_tasks.scorers.lexical_metrics import DIFFERENT_THRESHOLD, EQUIVALENT_THRESHOLD
+from lgmt_tasks.solvers.lexical import lexical_generate
+from lgmt_tasks.solvers.prompts import check_prompting, render_user_prompt
+
+VERSION = "1-A"
+
+Prompting = Literal["zero_shot", "zero_shot_cot", "few_shot", "few_shot_cot"]
+Source = Literal["generated", "folio", "proverqa", "logicnli"]
+Output = Literal["label", "text"]
+
+
+def record_to_sample(record: dict[str, Any]) -> Sample:
+    """One lexical group → one Sample: the source prompt as input, the members' prompts in metadata.
+
+    A pending row (an LLM follow-up still to be made) has only the source prompt among its members; the solver adds
+    the follow-up's once the transformer has written it.
+    """
+    source = render_user_prompt(list(record["premises"]), record["conclusion"])
+    members = [source]
+    if not record["pending"]:
+        members.append(render_user_prompt(list(record["followup_premises"]), record["followup_conclusion"]))
+    metadata = {k: v for k, v in record.items() if k not in ("id", "label")}
+    metadata["members"] = members
+    return Sample(id=record["id"], input=source, target=record["label"], metadata=metadata)
+
+
+@task
+def lexical(
+    mr: str | list[str] = "function",
+    part: str | list[str] = "all",
+    source: Source = "generated",
+    source_path: str | None = None,
+    prompting: Prompting = "zero_shot_cot",
+    output: Output = "label",
+    transformer_model: str | Model | None = None,
+    transformer_cache: bool = True,
+    seed: int = 0,
+    per_mr: int = 100,
+    equivalent_threshold: float = EQUIVALENT_THRESHOLD,
+    different_threshold: float = DIFFERENT_THRESHOLD,
+    dataset: str | None = None,
+    revision: str | None = None,
+) -> Task:
+    """LLMorph's lexical relations on LGMT's source cases, scored with LGMT's metrics and LLMorph's confusion matrix.
+
+    Args:
+        mr: Relation ids (Table II), comma-separated or a list (`MR-1,MR-84`, `1,84`), or `function` (the default:
+            every function-based relation), `llm` or `all`.
+        part: What the relations transform: `premises`, `conclusion`, `both`, several (comma-separated), or `all`
+            (the default: each as its own variant). MR-49 has no part and is included whatever this says.
+        source: Source cases, as for LGMT: our generated problems, or folio / proverqa / logicnli from `source_path`.
+        source_path: File or folder of the source records (required unless source=generated).
+        prompting: One of LGMT's four prompting strategies (default zero_shot_cot, as in LGMT).
+        output: `label` (compare the parsed labels) or `text` (compare the completions by sentence-embedding
+            similarity, all-MiniLM-L6-v2, LLMorph's thresholds).
+        transformer_model: The Inspect model that makes the LLM-based follow-ups (MR-8, 51, 120, 136, 152) at eval
+            time; needed only for those relations when `dataset` does not already hold their follow-ups.
+        transformer_cache: Cache transformer calls across epochs and runs, so that every epoch sees the same
+            follow-ups (default true).
+        seed: Build seed (the same seed gives the same groups, and the same source cases as LGMT).
+        per_mr: Groups per relation and part.
+        equivalent_threshold: With output=text, outputs are equivalent iff their similarity is at least this.
+        different_threshold: With output=text, outputs are different iff their similarity is below this.
+        dataset: A folder written by `lgmt build lexical`, or a Hub dataset id, to evaluate instead of building.
+        revision: Hub revision of `dataset`.
+
+    Returns:
+        The task.
+    """
+    if source not in SOURCES:
+        raise ValueError(f"source={source!r}: expected one of {', '.join(SOURCES)}")
+    if output not in OUTPUTS:
+        raise ValueError(f"output={output!r}: expected one of {', '.join(OUTPUTS)}")
+    check_prompting(prompting)
+    mrs, parts = resolve_mrs(mr), resolve_parts(part)
+    rows = load_lexical_rows(mrs, parts, source=source, source_path=source_path, per_mr=per_mr, seed=seed,
+                             dataset=dataset, revision=revision)
+    pending = sorted({r["mr"] for r in rows if r["pending"]})
+    if pending and transformer_model is None:
+        raise ValueError(
+            f"relations {', '.join(pending)} are LLM-based: pass -T transformer_model=<any Inspect model> (e.g. "
+            "lgmt/smollm2), or evaluate a dataset built with `lgmt build lexical --transformer-model M`"
+        )
+    return Task(
+        dataset=MemoryDataset([record_to_sample(dict(r)) for r in rows], name="lexical"),
+        solver=lexical_generate(prompting, transformer=transformer_model if pending else None,
+                                cache=transformer_cache),
+        scorer=lexical_consistency(output, equivalent_threshold, different_threshold),
+        version=VERSION,
+    )

@@ -1,0 +1,329 @@
+"""The DivLogicEval circular scorer and its Inspect metrics: ACC, Circular, PartialCircular (DivLogicEval §2.2).
+
+Each rotation's completion is read with the one answer parser (`parse_choice`: `Answer: C`, `(C)`, `C)`, a lone
+`C`), then, if that finds no letter, by matching the option text (`read_choice`), else it is unparsed. The letter is
+mapped back to the original option, and the four predictions go to the pure functions of `divlogiceval_metrics`.
+
+What appears in the log's results (`log.results.scores[0].metrics`):
+
+- `acc`, `circular`, `partial_circular` (PC_α with the task's `alpha`; the paper's PartialCircular at α = 1),
+  `rotation_acc` (c/4 averaged, i.e. PC_0) and `unparsed_rate` (unread answers / all answers): means over instances;
+- `<metric>_stderr`: their standard errors over instances;
+- `<metric>_<question type>` (e.g. `circular_3e1c`, `partial_circular_missing`): each metric per question type
+  (the paper's Table 9).
+
+Epochs: with Inspect's default `mean` reducer every metric is the mean over instances of the per-instance mean over
+epochs, i.e. the mean over all instance-epochs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, grouped, metric, scorer
+from inspect_ai.solver import TaskState
+from lgmt_tasks.scorers.answers import CHOICE_LETTERS, parse_choice
+from lgmt_tasks.scorers.divlogiceval_metrics import (
+    METRIC_NAMES,
+    OUTCOME_KEYS,
+    ROTATIONS,
+    UNPARSED,
+    check_alpha,
+    instance_outcome,
+    mean,
+    metric_values,
+    rotation_order,
+    stderr,
+    to_original,
+)
+from lgmt_tasks.solvers.group import RESPONSES_KEY
+
+# ---------------------------------------------------------------------------------------------------- reading
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What was read from one rotation's completion.
+
+    Attributes:
+        position: The chosen position (0–3) in the rotation shown, or None when unparsed.
+        how: `strict` / `lenient` (the letter parser), `option_text` (the text of one option), or `unparsed`.
+        detail: What was matched, or why nothing was (shown in `inspect view`).
+    """
+
+    position: int | None
+    how: str
+    detail: str
+
+
+_ANSWER_LEAD = re.compile(r"^(?:(?:the\s+)?(?:final\s+|correct\s+)?answer\s*(?:is\s*)?:?\s*)", re.IGNORECASE)
+_MARKER = re.compile(r"^\(?(?P<letter>[A-D])[.):]\s+")
+
+
+def _normalise(text: str) -> str:
+    """Case-folded text with markdown emphasis, quotes and final punctuation removed and white space collapsed."""
+    text = re.sub(r"[*_`\"“”‘’]", "", text)
+    text = " ".join(text.split()).strip().rstrip(".!;:,").strip()
+    return text.casefold()
+
+
+def read_choice(text: str, options: Sequence[str]) -> Choice:
+    """Read the chosen option of one completion: the letter parser first, then the option's text, else unparsed.
+
+    The text fallback accepts a completion (or its last line) that *is* one option's text, after an optional
+    `Answer:` lead, an optional letter marker (`C.`, `(C)`) and decoration are removed; a marker that names a
+    different option than the text is a contradiction and unparsed. Text merely containing an option is not an
+    answer (STYLE: no substring matching in free text).
+
+    Args:
+        text: The completion.
+        options: The four option texts in the order they were shown.
+
+    Returns:
+        The choice, as a position in the shown order.
+    """
+    parsed = parse_choice(text)
+    if parsed.label is not None:
+        return Choice(CHOICE_LETTERS.index(parsed.label), parsed.how, parsed.detail)
+    targets = {_normalise(option): i for i, option in enumerate(options)}
+    lines = [line for line in text.splitlines() if line.strip()]
+    for candidate in ([text.strip()] if len(lines) > 1 else []) + lines[-1:]:
+        body = _ANSWER_LEAD.sub("", candidate.strip().strip("*_` "))
+        marker = _MARKER.match(body)
+        if marker:
+            body = body[marker.end() :]
+        position = targets.get(_normalise(body))
+        if position is None:
+            continue
+        if marker and CHOICE_LETTERS.index(marker.group("letter")) != position:
+            return Choice(
+                None, "unparsed", f"letter {marker.group('letter')} but the text of option {CHOICE_LETTERS[position]}"
+            )
+        return Choice(position, "option_text", f"text of option {CHOICE_LETTERS[position]}")
+    return Choice(None, "unparsed", f"{parsed.detail}; no option text either")
+
+
+def predictions_of(responses: Sequence[str], options: Sequence[str]) -> tuple[list[int], list[Choice]]:
+    """Read the four rotations' completions and map each to the original option index.
+
+    Args:
+        responses: The completions, rotation order (rotation 0 = original order first).
+        options: The four options in their original order.
+
+    Returns:
+        The predicted original indices (`UNPARSED` for unread answers) and what was read from each completion.
+    """
+    predictions: list[int] = []
+    choices: list[Choice] = []
+    for rotation, response in enumerate(responses):
+        shown = [options[i] for i in rotation_order(rotation)]
+        choice = read_choice(str(response), shown)
+        choices.append(choice)
+        predictions.append(UNPARSED if choice.position is None else to_original(choice.position, rotation))
+    return predictions, choices
+
+
+# ---------------------------------------------------------------------------------------------------- metrics
+
+
+def outcomes_of(scores: Sequence[SampleScore]) -> list[Mapping[str, float]]:
+    """The per-instance outcome dicts of DivLogicEval scores, checked.
+
+    Raises:
+        ValueError: Naming the sample, if a score is not a dict with the keys `OUTCOME_KEYS`.
+    """
+    outcomes: list[Mapping[str, float]] = []
+    for sample_score in scores:
+        value = sample_score.score.value
+        if not isinstance(value, Mapping) or any(not isinstance(value.get(k), int | float) for k in OUTCOME_KEYS):
+            raise ValueError(
+                f"Sample {sample_score.sample_id}: DivLogicEval metrics need a dict score with numeric "
+                f"{', '.join(OUTCOME_KEYS)}; got {value!r:.200}"
+            )
+        outcomes.append({key: float(value[key]) for key in OUTCOME_KEYS})  # type: ignore[arg-type]
+    return outcomes
+
+
+def _metric(name: str, part: str) -> Metric:
+    def compute(scores: list[SampleScore]) -> float:
+        values = metric_values(outcomes_of(scores), name)
+        return mean(values) if part == "value" else stderr(values)
+
+    return compute
+
+
+@metric
+def acc() -> Metric:
+    """Compute Accuracy: the share of instances whose original order was answered right (ACC, §2.2)."""
+    return _metric("acc", "value")
+
+
+@metric
+def circular() -> Metric:
+    """Compute Circular: the share of instances with all four rotations answered right (CIR, §2.2)."""
+    return _metric("circular", "value")
+
+
+@metric
+def partial_circular() -> Metric:
+    """Compute PartialCircular: the mean of c/4 · [(1 − α) + α(1 − H)] over instances (Eq. 2, Appendix F)."""
+    return _metric("partial_circular", "value")
+
+
+@metric
+def rotation_acc() -> Metric:
+    """Compute the accuracy over all rotations: the mean of c/4 (PartialCircular at α = 0)."""
+    return _metric("rotation_acc", "value")
+
+
+@metric
+def unparsed_rate() -> Metric:
+    """Compute the share of answers (four per instance) that could not be read; they count as wrong."""
+    return _metric("unparsed_rate", "value")
+
+
+@metric
+def acc_stderr() -> Metric:
+    """Compute the standard error of `acc` over instances."""
+    return _metric("acc", "stderr")
+
+
+@metric
+def circular_stderr() -> Metric:
+    """Compute the standard error of `circular` over instances."""
+    return _metric("circular", "stderr")
+
+
+@metric
+def partial_circular_stderr() -> Metric:
+    """Compute the standard error of `partial_circular` over instances."""
+    return _metric("partial_circular", "stderr")
+
+
+@metric
+def rotation_acc_stderr() -> Metric:
+    """Compute the standard error of `rotation_acc` over instances."""
+    return _metric("rotation_acc", "stderr")
+
+
+@metric
+def unparsed_rate_stderr() -> Metric:
+    """Compute the standard error of `unparsed_rate` over instances."""
+    return _metric("unparsed_rate", "stderr")
+
+
+METRICS: dict[str, Callable[[], Metric]] = {
+    "acc": acc,
+    "circular": circular,
+    "partial_circular": partial_circular,
+    "rotation_acc": rotation_acc,
+    "unparsed_rate": unparsed_rate,
+}
+"""The metric factories by name (`METRIC_NAMES`)."""
+
+STDERR_METRICS: dict[str, Callable[[], Metric]] = {
+    "acc": acc_stderr,
+    "circular": circular_stderr,
+    "partial_circular": partial_circular_stderr,
+    "rotation_acc": rotation_acc_stderr,
+    "unparsed_rate": unparsed_rate_stderr,
+}
+"""The standard-error metric factories by the name of their metric."""
+
+
+def by_question_type(name: str) -> Metric:
+    """One metric per question type, named `<name>_<type>` in the log (e.g. `circular_3e1c`)."""
+    if name not in METRICS:
+        raise ValueError(f"metric must be one of {', '.join(METRIC_NAMES)}; got {name!r}")
+    return grouped(METRICS[name](), "question_type", all=False, name_template=f"{name}_{{group_name}}")
+
+
+def divlogiceval_metrics() -> list[Metric]:
+    """Every metric, its standard error, and every metric per question type."""
+    return [
+        *(METRICS[name]() for name in METRIC_NAMES),
+        *(STDERR_METRICS[name]() for name in METRIC_NAMES),
+        *(by_question_type(name) for name in METRIC_NAMES),
+    ]
+
+
+# ----------------------------------------------------------------------------------------------------- scorer
+
+
+def explain(
+    options: Sequence[str],
+    gold: int,
+    predictions: Sequence[int],
+    choices: Sequence[Choice],
+    outcome: Mapping[str, float],
+) -> str:
+    """A reader's account of one instance: every rotation's answer, mapped back, and the instance's scores."""
+    lines = [f"Gold: option {CHOICE_LETTERS[gold]} (original order): {options[gold]}", ""]
+    for rotation, (prediction, choice) in enumerate(zip(predictions, choices, strict=True)):
+        order = "".join(CHOICE_LETTERS[i] for i in rotation_order(rotation))
+        if prediction == UNPARSED:
+            lines.append(f"- Rotation {rotation} ({order}): unparsed ({choice.detail})")
+            continue
+        shown = CHOICE_LETTERS[choice.position] if choice.position is not None else "?"
+        mark = "right" if prediction == gold else "wrong"
+        lines.append(
+            f"- Rotation {rotation} ({order}): answered {shown} = original {CHOICE_LETTERS[prediction]}, "
+            f"{mark} ({choice.how}: {choice.detail})"
+        )
+    lines += [
+        "",
+        "ACC {acc:g}, Circular {circular:g}, PartialCircular {partial_circular:.4g} "
+        "(c/4 = {rotation_acc:g}), unparsed {unparsed:g}".format(**outcome),
+    ]
+    return "\n".join(lines)
+
+
+@scorer(metrics=divlogiceval_metrics())
+def circular_choice(alpha: float = 1.0) -> Scorer:
+    """Score an instance from the answers to its four rotations (ACC, Circular, PartialCircular).
+
+    Reads the completions that `rotations_generate` stored in `state.store[RESPONSES_KEY]`, the original options
+    from `state.metadata["options"]`, and the gold letter (original order) from the target.
+
+    Args:
+        alpha: PC_α's weight of the entropy penalty, in [0, 1] (1: the paper's PartialCircular).
+
+    Returns:
+        A scorer whose value is the flat dict of `instance_outcome`, whose answer is the original-order answer's
+        letter (or `unparsed`), and whose metadata holds the predictions of all four rotations.
+
+    Raises:
+        ValueError: At construction if alpha is outside [0, 1].
+    """
+    check_alpha(alpha)
+
+    async def score(state: TaskState, target: Target) -> Score:
+        responses = state.store.get(RESPONSES_KEY)
+        if not isinstance(responses, list) or len(responses) != ROTATIONS:
+            raise ValueError(
+                f"Sample {state.sample_id}: expected {ROTATIONS} responses in the store (key {RESPONSES_KEY!r}); "
+                "circular_choice scores the output of the rotations_generate solver"
+            )
+        options = (state.metadata or {}).get("options")
+        if not isinstance(options, list) or len(options) != ROTATIONS:
+            raise ValueError(f"Sample {state.sample_id}: metadata['options'] must hold the {ROTATIONS} options")
+        if target.text not in CHOICE_LETTERS:
+            raise ValueError(f"Sample {state.sample_id}: target must be one of A, B, C, D; got {target.text!r}")
+        gold = CHOICE_LETTERS.index(target.text)
+        predictions, choices = predictions_of([str(r) for r in responses], [str(o) for o in options])
+        outcome = instance_outcome(predictions, gold, alpha)
+        first = predictions[0]
+        return Score(
+            value=dict(outcome),
+            answer="unparsed" if first == UNPARSED else CHOICE_LETTERS[first],
+            explanation=explain(options, gold, predictions, choices, outcome),
+            metadata={
+                "predictions": predictions,
+                "parsed_how": [c.how for c in choices],
+                "parse_details": [c.detail for c in choices],
+            },
+        )
+
+    return score

@@ -1,0 +1,204 @@
+"""Metric arithmetic of circular evaluation (DivLogicEval §2.2, Appendices F–G), in pure Python.
+
+DESIGN decision 6: no framework imports here. The Inspect scorer (`scorers.divlogiceval`), the lm-eval aggregations
+(`task_configs.divlogiceval_utils`) and the Hugging Face `evaluate` modules (`lgmt_tasks/metrics/partial_circular`,
+`lgmt_tasks/metrics/circular`) all call these functions, so the three cannot disagree.
+
+Rotations. An instance with options (o₁, o₂, o₃, o₄) is asked four times, with the options rotated: rotation r
+shows (o₍ᵣ₊₁₎, …) — i.e. original option (r + k) mod 4 at position k — so rotation 0 is the original order
+(o₁o₂o₃o₄, o₂o₃o₄o₁, o₃o₄o₁o₂, o₄o₁o₂o₃). Each answer is mapped back to the *original* option index, so one
+instance gives four predictions `[i₁, i₂, i₃, i₄]` (rotation order) of original indices, `UNPARSED` (−1) where an
+answer could not be read.
+
+Per instance, with gold g and c = #{r : iᵣ = g}:
+
+- Accuracy (ACC) = [i₁ = g]: the original order only;
+- Circular (CIR) = [c = 4]: every rotation right;
+- PartialCircular (Eq. 2) = c/4 · (1 + Σₒ p(o) log₄ p(o)) = c/4 · (1 − H), with p the frequency distribution of the
+  four predicted original options and H its entropy in base 4 (so 0 ≤ H ≤ 1: four predictions have at most four
+  distinct values);
+- PC_α (Appendix F) = c/4 · [(1 − α) + α(1 − H)]; α = 1 is Eq. (2), α = 0 is c/4 (accuracy over rotations).
+
+Unparsed answers count as wrong (they are never g), and for the entropy all unparsed answers of an instance are one
+outcome, "no answer", as if they were one more (wrong) option: a model that always fails to answer is consistent,
+not uncertain. They are reported separately as the unparsed rate (unparsed answers / all answers).
+
+A metric over a set of instances is the mean of the per-instance values (the paper's Table 9 reports these as
+percentages). Empty input gives NaN: no instances, no accuracy (0.0 would read as a measured failure).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+ROTATIONS = 4
+"""Options per instance, and so rotations per instance."""
+
+UNPARSED = -1
+"""The prediction of an answer that could not be read."""
+
+OUTCOME_KEYS: tuple[str, ...] = ("acc", "circular", "partial_circular", "rotation_acc", "unparsed")
+"""The keys of one instance's outcome (the keys of the Inspect score dict)."""
+
+METRIC_NAMES: tuple[str, ...] = ("acc", "circular", "partial_circular", "rotation_acc", "unparsed_rate")
+"""The metrics over instances, under the names they have in logs (`unparsed_rate` is the mean of `unparsed`)."""
+
+
+def rotation_order(rotation: int, size: int = ROTATIONS) -> list[int]:
+    """The original option indices shown at positions 0..size−1 in a rotation (rotation 0 is the original order)."""
+    return [(rotation + k) % size for k in range(size)]
+
+
+def to_original(position: int, rotation: int, size: int = ROTATIONS) -> int:
+    """The original index of the option at `position` in `rotation`."""
+    return (rotation + position) % size
+
+
+def to_position(original: int, rotation: int, size: int = ROTATIONS) -> int:
+    """The position of original option `original` in `rotation` (the gold letter of a rotation)."""
+    return (original - rotation) % size
+
+
+def _check(predictions: Sequence[int], gold: int) -> None:
+    if len(predictions) != ROTATIONS:
+        raise ValueError(f"expected {ROTATIONS} predictions (one per rotation), got {len(predictions)}")
+    bad = [p for p in predictions if p != UNPARSED and not 0 <= p < ROTATIONS]
+    if bad:
+        raise ValueError(f"predictions must be option indices 0–{ROTATIONS - 1} or {UNPARSED}; got {bad}")
+    if not 0 <= gold < ROTATIONS:
+        raise ValueError(f"gold must be an option index 0–{ROTATIONS - 1}; got {gold}")
+
+
+def correct_count(predictions: Sequence[int], gold: int) -> int:
+    """c: how many rotations were answered with the gold option."""
+    _check(predictions, gold)
+    return sum(p == gold for p in predictions)
+
+
+def accuracy(predictions: Sequence[int], gold: int) -> int:
+    """ACC of one instance: 1 if the original order (rotation 0) was answered right."""
+    _check(predictions, gold)
+    return int(predictions[0] == gold)
+
+
+def circular(predictions: Sequence[int], gold: int) -> int:
+    """Circular of one instance: 1 if every rotation was answered right."""
+    return int(correct_count(predictions, gold) == ROTATIONS)
+
+
+def entropy(predictions: Sequence[int]) -> float:
+    """H: the base-4 entropy of the frequency distribution of the predicted options (unparsed: one outcome).
+
+    Args:
+        predictions: The four predicted original indices.
+
+    Returns:
+        −Σₒ p(o) log₄ p(o), in [0, 1]: 0 when all four agree, 1 when all four differ.
+    """
+    counts = Counter(predictions)
+    total = len(predictions)
+    h = -math.fsum((k / total) * math.log(k / total, ROTATIONS) for k in counts.values())
+    return max(0.0, h) + 0.0  # −0.0 and tiny negative rounding become 0.0
+
+
+def partial_circular(predictions: Sequence[int], gold: int, alpha: float = 1.0) -> float:
+    """PartialCircular of one instance: PC_α = c/4 · [(1 − α) + α(1 − H)] (Eq. 2 at α = 1; Appendix F).
+
+    Args:
+        predictions: The four predicted original indices (rotation order), `UNPARSED` for unread answers.
+        gold: The gold original index.
+        alpha: Weight of the entropy penalty, in [0, 1]: 1 (default) is the paper's Eq. (2), 0 gives c/4.
+
+    Returns:
+        A value in [0, 1]; 1 only when all four rotations were answered right (then H = 0).
+
+    Raises:
+        ValueError: On malformed predictions or gold, or alpha outside [0, 1].
+    """
+    check_alpha(alpha)
+    c = correct_count(predictions, gold)
+    if c == 0:
+        return 0.0
+    return c / ROTATIONS * ((1.0 - alpha) + alpha * (1.0 - entropy(predictions)))
+
+
+def check_alpha(alpha: float) -> float:
+    """Return alpha if it lies in [0, 1] (Appendix F), else raise a ValueError saying so."""
+    if not 0.0 <= float(alpha) <= 1.0:
+        raise ValueError(f"alpha={alpha!r}: must lie in [0, 1] (1 is the paper's PartialCircular, 0 gives c/4)")
+    return float(alpha)
+
+
+def instance_outcome(predictions: Sequence[int], gold: int, alpha: float = 1.0) -> dict[str, float]:
+    """Every per-instance quantity, flat (the Inspect score dict and the lm-eval per-document value).
+
+    Returns:
+        `acc`, `circular` (0/1), `partial_circular` (PC_α), `rotation_acc` (c/4, i.e. PC_0) and `unparsed` (the
+        share of the four answers that could not be read).
+    """
+    c = correct_count(predictions, gold)
+    return {
+        "acc": float(accuracy(predictions, gold)),
+        "circular": float(c == ROTATIONS),
+        "partial_circular": partial_circular(predictions, gold, alpha),
+        "rotation_acc": c / ROTATIONS,
+        "unparsed": sum(p == UNPARSED for p in predictions) / ROTATIONS,
+    }
+
+
+def mean(values: Sequence[float]) -> float:
+    """The mean, NaN for no values."""
+    return math.fsum(values) / len(values) if values else math.nan
+
+
+def stderr(values: Sequence[float]) -> float:
+    """The standard error of the mean (sample standard deviation / √n), NaN for fewer than two values."""
+    n = len(values)
+    if n < 2:
+        return math.nan
+    m = mean(values)
+    return math.sqrt(math.fsum((v - m) ** 2 for v in values) / (n - 1) / n)
+
+
+def metric_values(outcomes: Sequence[Mapping[str, float]], name: str) -> list[float]:
+    """The per-instance values of one metric (`unparsed_rate` reads the `unparsed` key).
+
+    Raises:
+        ValueError: If an outcome lacks the key, naming its position.
+    """
+    key = "unparsed" if name == "unparsed_rate" else name
+    if key not in OUTCOME_KEYS:
+        raise ValueError(f"unknown metric {name!r}; expected one of {', '.join(METRIC_NAMES)}")
+    values = []
+    for index, outcome in enumerate(outcomes):
+        if key not in outcome:
+            raise ValueError(f"outcome {index} has no {key!r} (expected the keys {', '.join(OUTCOME_KEYS)})")
+        values.append(float(outcome[key]))
+    return values
+
+
+def summarize(predictions: Sequence[Sequence[int]], golds: Sequence[int], alpha: float = 1.0) -> dict[str, float]:
+    """Every metric over a set of instances, with standard errors: `acc`, `acc_stderr`, …, `unparsed_rate_stderr`.
+
+    Args:
+        predictions: Per instance, the four predicted original indices in rotation order (`UNPARSED` = −1).
+        golds: Per instance, the gold original index.
+        alpha: PC_α's alpha.
+
+    Returns:
+        A flat dict of floats in `METRIC_NAMES` order.
+
+    Raises:
+        ValueError: If the two sequences differ in length, or on malformed input.
+    """
+    if len(predictions) != len(golds):
+        raise ValueError(f"{len(predictions)} predictions but {len(golds)} references")
+    outcomes = [instance_outcome(p, g, alpha) for p, g in zip(predictions, golds, strict=True)]
+    out: dict[str, float] = {}
+    for name in METRIC_NAMES:
+        values = metric_values(outcomes, name)
+        out[name] = mean(values)
+        out[f"{name}_stderr"] = stderr(values)
+    return out

@@ -1,0 +1,273 @@
+"""The lexical (LLMorph) scorer and its Inspect metrics: LGMT's pairwise metrics plus LLMorph's confusion matrix.
+
+The scorer reads the members' completions (stored by `group_generate`), parses their labels with THE answer parser,
+evaluates the metamorphic oracle of the group's relation (label equality/difference, or embedding similarity with
+`output="text"`), and returns the flat dict of `lexical_metrics.lexical_outcome` (see that module for every
+definition and why MR-152's accuracies are relation-relative).
+
+What appears in the log's results, by name:
+
+- `mvr`, `acc_static`, `acc_cons`, `hdr`, `fur`, `unparsed_rate` and their `_stderr`: LGMT's own metrics
+  (`scorers/lgmt.py`), applied unchanged, so a lexical log and an LGMT log can be read side by side;
+- `cm_pass_correct`, `cm_pass_wrong`, `cm_fail_correct`, `cm_fail_wrong`: LLMorph's Table VIII cells ①–④, each a
+  share of the compared groups (② = `fur` and ③ = `hdr` by definition);
+- `discarded_rate`: groups whose LLM follow-up could not be made at eval time (included in `unparsed_rate`);
+- `mvr_<relation>`, `hdr_<relation>` (e.g. `mvr_MR-49`, the noise floor) and `mvr_<part>` (`mvr_premises`,
+  `mvr_conclusion`, `mvr_both`, `mvr_none` for MR-49).
+
+Epochs: Inspect's default mean reducer keeps every rate exact (ratios of sums, as for LGMT). The per-group count of
+violating epochs (LLMorph's flakiness analysis) is read from the log by `lgmt_tasks.report.lexical`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import anyio
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
+from inspect_ai.solver import TaskState
+from lgmt_tasks.scorers.answers import TRUTH_LABELS, ParsedAnswer, parse_label
+from lgmt_tasks.scorers.lexical_metrics import (
+    CM_KEYS,
+    DIFFERENT_THRESHOLD,
+    EQUIVALENT_THRESHOLD,
+    LEXICAL_KEYS,
+    check_thresholds,
+    confusion_cell,
+    discarded_outcome,
+    label_violation,
+    lexical_outcome,
+    similarity_violation,
+)
+from lgmt_tasks.scorers.lexical_metrics import discarded_rate as discarded_rate_of
+from lgmt_tasks.scorers.lgmt import RATE_METRICS, STDERR_METRICS, breakdown
+from lgmt_tasks.scorers.pairwise import RATE_NAMES, Outcome
+from lgmt_tasks.solvers.group import RESPONSES_KEY
+from lgmt_tasks.solvers.lexical import TRANSFORM_KEY
+
+OUTPUTS: tuple[str, ...] = ("label", "text")
+"""How outputs are compared: parsed labels, or the completions' text by embedding similarity."""
+
+CELL_NAMES: Mapping[str, str] = {
+    "cm_pass_correct": "① both oracles pass",
+    "cm_pass_wrong": "② MT oracle passes, source answer wrong",
+    "cm_fail_correct": "③ MT oracle fails, source answer right",
+    "cm_fail_wrong": "④ both oracles fail",
+}
+"""LLMorph's description of each confusion-matrix cell (Table VIII)."""
+
+
+def lexical_outcomes(scores: Sequence[SampleScore]) -> list[Outcome]:
+    """Extract the per-group dicts of lexical scores, checked.
+
+    Raises:
+        ValueError: Naming the sample, if a score is not a dict with every key of `LEXICAL_KEYS`.
+    """
+    out: list[Outcome] = []
+    for sample_score in scores:
+        value = sample_score.score.value
+        if not isinstance(value, Mapping) or any(not isinstance(value.get(k), int | float) for k in LEXICAL_KEYS):
+            raise ValueError(
+                f"Sample {sample_score.sample_id}: lexical metrics need a dict score with the numeric keys "
+                f"{', '.join(LEXICAL_KEYS)}; got {value!r:.200}"
+            )
+        out.append({key: float(value[key]) for key in LEXICAL_KEYS})  # type: ignore[arg-type]
+    return out
+
+
+def _cell_metric(cell: str) -> Metric:
+    def compute(scores: list[SampleScore]) -> float:
+        return confusion_cell(lexical_outcomes(scores), cell).value
+
+    return compute
+
+
+@metric
+def cm_pass_correct() -> Metric:
+    """Compute LLMorph's cell ①: both oracles pass / compared groups."""
+    return _cell_metric("cm_pass_correct")
+
+
+@metric
+def cm_pass_wrong() -> Metric:
+    """Compute LLMorph's cell ②: the MT oracle passes but the source answer is wrong / compared groups (= FUR)."""
+    return _cell_metric("cm_pass_wrong")
+
+
+@metric
+def cm_fail_correct() -> Metric:
+    """Compute LLMorph's cell ③: the MT oracle fails but the source answer is right / compared groups (= HDR)."""
+    return _cell_metric("cm_fail_correct")
+
+
+@metric
+def cm_fail_wrong() -> Metric:
+    """Compute LLMorph's cell ④: both oracles fail / compared groups."""
+    return _cell_metric("cm_fail_wrong")
+
+
+@metric
+def discarded_rate() -> Metric:
+    """Compute the share of groups whose LLM follow-up could not be made at eval time / all groups."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        return discarded_rate_of(lexical_outcomes(scores)).value
+
+    return compute
+
+
+CELL_METRICS = {
+    "cm_pass_correct": cm_pass_correct,
+    "cm_pass_wrong": cm_pass_wrong,
+    "cm_fail_correct": cm_fail_correct,
+    "cm_fail_wrong": cm_fail_wrong,
+}
+"""The confusion-matrix metric factories by cell name."""
+
+
+def lexical_metrics() -> list[Metric]:
+    """List the metrics of the lexical scorer (see the module docstring for the names in the log)."""
+    return [
+        *(RATE_METRICS[name]() for name in RATE_NAMES),
+        *(STDERR_METRICS[name]() for name in RATE_NAMES),
+        *(CELL_METRICS[cell]() for cell in CM_KEYS),
+        discarded_rate(),
+        breakdown("mvr", "mr"),
+        breakdown("hdr", "mr"),
+        breakdown("mvr", "part"),
+    ]
+
+
+def cell_of(outcome: Mapping[str, int]) -> str | None:
+    """The confusion-matrix cell a compared group falls in (None if it was not compared)."""
+    return next((cell for cell in CM_KEYS if outcome.get(cell)), None)
+
+
+def explain(
+    metadata: Mapping[str, object],
+    gold: str,
+    answers: Sequence[ParsedAnswer],
+    outcome: Mapping[str, int],
+    similarity: float | None = None,
+    thresholds: tuple[float, float] | None = None,
+) -> str:
+    """Write a reader's account of one group: relation, part, answers, the oracle's verdict and the matrix cell."""
+    expected = str(metadata.get("expected", "equivalence"))
+    lines = [
+        f"Relation: {metadata.get('mr')} ({metadata.get('name', '')}), part: {metadata.get('part')}, "
+        f"expected output relation: {expected}. Gold: {gold}.",
+        "",
+        *(
+            f"- {who}: {answer.label or 'unparsed'} ({answer.how}: {answer.detail})"
+            for who, answer in zip(("Source", "Follow-up"), answers, strict=True)
+        ),
+    ]
+    if similarity is not None and thresholds is not None:
+        lines.append(
+            f"- Similarity of the two completions: {similarity:.3f} (equivalent if ≥ {thresholds[0]}, different "
+            f"if < {thresholds[1]})"
+        )
+    lines.append("")
+    cell = cell_of(outcome)
+    if cell is None:
+        lines.append("Not compared: an answer could not be read. Counts only towards unparsed_rate.")
+    else:
+        verdict = "VIOLATION" if outcome["violation"] else "Relation holds"
+        lines.append(f"{verdict}: confusion-matrix cell {CELL_NAMES[cell]}.")
+        if expected == "difference":
+            lines.append(
+                "(The follow-up's gold label is unknown: a negation may keep the label, e.g. an Unknown conclusion "
+                "negated is still Unknown; LGMT §2.3.2 counts such violations as false reports.)"
+            )
+    return "\n".join(lines)
+
+
+def _discarded_score(transform: Mapping[str, object]) -> Score:
+    return Score(
+        value=discarded_outcome(),
+        answer="discarded",
+        explanation=f"Discarded: the transformer could not make the follow-up ({transform.get('reason')}).",
+        metadata={"transform": dict(transform)},
+    )
+
+
+@scorer(metrics=lexical_metrics())
+def lexical_consistency(
+    output: str = "label",
+    equivalent_threshold: float = EQUIVALENT_THRESHOLD,
+    different_threshold: float = DIFFERENT_THRESHOLD,
+) -> Scorer:
+    """Score a lexical group: the metamorphic oracle of its relation, and the source answer against the gold label.
+
+    Args:
+        output: `label` (compare parsed labels) or `text` (compare the completions by embedding similarity).
+        equivalent_threshold: Text outputs are equivalent iff their similarity is at least this (LLMorph: 0.8).
+        different_threshold: Text outputs are different iff their similarity is below this (LLMorph: 0.4).
+
+    Returns:
+        A scorer whose value is the flat dict of `lexical_outcome` (keys `LEXICAL_KEYS`).
+
+    Raises:
+        ValueError: At construction, on an unknown `output` or invalid thresholds.
+        ModuleNotFoundError: At construction with `output="text"`, if the embedding model is not installed.
+    """
+    if output not in OUTPUTS:
+        raise ValueError(f"output={output!r}: expected one of {', '.join(OUTPUTS)}")
+    check_thresholds(equivalent_threshold, different_threshold)
+    if output == "text":
+        from lgmt_tasks.scorers.lexical_similarity import check_available
+
+        check_available()
+
+    async def score(state: TaskState, target: Target) -> Score:
+        metadata = state.metadata or {}
+        transform = state.store.get(TRANSFORM_KEY)
+        if isinstance(transform, Mapping) and not transform.get("ok"):
+            return _discarded_score(transform)
+        responses = state.store.get(RESPONSES_KEY)
+        if not isinstance(responses, list) or len(responses) != 2:
+            raise ValueError(
+                f"Sample {state.sample_id}: expected two responses (source, follow-up) in the store under "
+                f"{RESPONSES_KEY!r}; lexical_consistency scores the output of lexical_generate"
+            )
+        gold = target.text
+        if gold not in TRUTH_LABELS:
+            raise ValueError(f"Sample {state.sample_id}: target must be one of {', '.join(TRUTH_LABELS)}; got {gold!r}")
+        expected = str(metadata.get("expected", ""))
+        answers = [parse_label(str(r)) for r in responses]
+        source, followup = answers[0].label, answers[1].label
+        similarity: float | None = None
+        violation: bool | None = None
+        if output == "label":
+            if source is not None and followup is not None:
+                violation = label_violation(expected, source, followup)
+        else:
+            texts = [str(r).strip() for r in responses]
+            if all(texts):
+                similarity = await anyio.to_thread.run_sync(_similarity, texts[0], texts[1])
+                violation = similarity_violation(expected, similarity, equivalent_threshold, different_threshold)
+        outcome = lexical_outcome(expected, gold, source, followup, violation)
+        details: dict[str, object] = {
+            "answers": [a.label for a in answers],
+            "parsed_how": [a.how for a in answers],
+            "output": output,
+        }
+        if similarity is not None:
+            details["similarity"] = similarity
+        if isinstance(transform, Mapping):
+            details["transform"] = dict(transform)
+        thresholds = (equivalent_threshold, different_threshold) if output == "text" else None
+        return Score(
+            value=dict(outcome),
+            answer=source or "unparsed",
+            explanation=explain(metadata, gold, answers, outcome, similarity, thresholds),
+            metadata=details,
+        )
+
+    return score
+
+
+def _similarity(a: str, b: str) -> float:
+    from lgmt_tasks.scorers.lexical_similarity import minilm, similarity
+
+    return similarity(minilm(), a, b)

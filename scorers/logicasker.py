@@ -1,0 +1,148 @@
+"""The LogicAsker scorer and its Inspect metrics: response accuracy, instruction following, per-skill breakdowns.
+
+The reply is read with the one yes/no parser (`answers.parse_yes_no`: strict JSON, then explicit statements, else
+unparsed); the score is the flat dict of `logicasker_metrics.yes_no_outcome`. What appears in the log's results
+(`log.results.scores[0].metrics`, keyed by these names):
+
+- `response_accuracy`: Σ correct / Σ answered (§3.3: correct answers among those that follow the instruction),
+  with `response_accuracy_stderr`;
+- `instruction_following_rate`: Σ answered / tests;
+- `response_accuracy_logic_<logic>`, `response_accuracy_category_<category>`,
+  `response_accuracy_problem_type_<type>`, `response_accuracy_length_<n>`: grouped by the attributes of the rule
+  tree (the paper's Figures 4-5 and Table 3);
+- `response_accuracy_rule_<rule id>` (e.g. `response_accuracy_rule_universal_modus_ponens`): per skill.
+
+A group in which nothing was answered has a NaN response accuracy. Epochs: use Inspect's default `mean` reducer;
+the rates are ratios of sums, exact under it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, grouped, metric, scorer
+from inspect_ai.solver import TaskState
+from lgmt_tasks.scorers.answers import ParsedAnswer, parse_yes_no
+from lgmt_tasks.scorers.logicasker_metrics import (
+    OUTCOME_KEYS,
+    Outcome,
+    instruction_following_rate,
+    response_accuracy,
+    yes_no_outcome,
+)
+from lgmt_tasks.scorers.pairwise import Rate
+
+UNPARSED = "unparsed"
+"""`Score.answer` when the reply did not follow the instruction."""
+
+BREAKDOWNS: dict[str, str] = {
+    "logic": "response_accuracy_logic_{group_name}",
+    "category": "response_accuracy_category_{group_name}",
+    "problem_type": "response_accuracy_problem_type_{group_name}",
+    "length": "response_accuracy_length_{group_name}",
+    "skill": "response_accuracy_rule_{group_name}",
+}
+"""Sample metadata key → metric name template of its response-accuracy breakdown."""
+
+
+def outcomes_of(scores: Sequence[SampleScore]) -> list[Outcome]:
+    """Extract the LogicAsker outcome dicts of scores, checked.
+
+    Raises:
+        ValueError: Naming the sample, if a score is not a dict with numeric `correct` and `answered`.
+    """
+    outcomes: list[Outcome] = []
+    for sample_score in scores:
+        value = sample_score.score.value
+        if not isinstance(value, Mapping) or not all(isinstance(value.get(k), int | float) for k in OUTCOME_KEYS):
+            raise ValueError(
+                f"Sample {sample_score.sample_id}: LogicAsker metrics need a dict score with numeric "
+                f"{', '.join(OUTCOME_KEYS)}; got {value!r}"
+            )
+        outcomes.append({key: float(value[key]) for key in OUTCOME_KEYS})  # type: ignore[arg-type]
+    return outcomes
+
+
+def _rate_metric(rate: Callable[[Sequence[Outcome]], Rate], part: str) -> Metric:
+    def compute(scores: list[SampleScore]) -> float:
+        result = rate(outcomes_of(scores))
+        return result.value if part == "value" else result.stderr
+
+    return compute
+
+
+@metric(name="response_accuracy")
+def response_accuracy_metric() -> Metric:
+    """Compute response accuracy: correct answers / answers that follow the instruction (LogicAsker §3.3)."""
+    return _rate_metric(response_accuracy, "value")
+
+
+@metric
+def response_accuracy_stderr() -> Metric:
+    """Compute the standard error of response accuracy (delta method over tests)."""
+    return _rate_metric(response_accuracy, "stderr")
+
+
+@metric(name="instruction_following_rate")
+def instruction_following_rate_metric() -> Metric:
+    """Compute the instruction-following rate: answers read as yes or no / tests (LogicAsker §3.3)."""
+    return _rate_metric(instruction_following_rate, "value")
+
+
+def logicasker_metrics(breakdowns: Sequence[str] = tuple(BREAKDOWNS)) -> list[Metric | dict[str, list[Metric]]]:
+    """List the LogicAsker metrics: the two rates, the standard error, and response accuracy per attribute.
+
+    Args:
+        breakdowns: Metadata keys to break response accuracy down by (keys of `BREAKDOWNS`).
+
+    Returns:
+        The list to pass as `@scorer(metrics=...)`.
+    """
+    unknown = [b for b in breakdowns if b not in BREAKDOWNS]
+    if unknown:
+        raise ValueError(f"unknown breakdown(s) {unknown}; expected some of {', '.join(BREAKDOWNS)}")
+    return [
+        response_accuracy_metric(),
+        response_accuracy_stderr(),
+        instruction_following_rate_metric(),
+        *(grouped(response_accuracy_metric(), key, all=False, name_template=BREAKDOWNS[key]) for key in breakdowns),
+    ]
+
+
+def explain(metadata: Mapping[str, object], gold: str, parsed: ParsedAnswer) -> str:
+    """A reader's account of one test: the skill, the gold answer, what was read and how."""
+    skill = (
+        f"{metadata.get('rule', '?')} ({metadata.get('logic', '?')} {metadata.get('category', '?')}; "
+        f"{metadata.get('problem_type', '?')}, length {metadata.get('length', '?')})"
+    )
+    if parsed.label is None:
+        verdict = "Did not follow the instruction (no yes/no read): counts only towards instruction_following_rate."
+    elif parsed.label == gold:
+        verdict = "Correct."
+    else:
+        verdict = "Wrong."
+    return f"Skill: {skill}. Gold: {gold}. Read: {parsed.label or UNPARSED} ({parsed.how}: {parsed.detail}). {verdict}"
+
+
+@scorer(metrics=logicasker_metrics())  # type: ignore[arg-type]
+def yes_no_answer() -> Scorer:
+    """Score a LogicAsker reply: parse yes/no strictly and compare with the proven answer.
+
+    Returns:
+        A scorer whose value is `{"correct": 0/1, "answered": 0/1}`, whose answer is the parsed label (or
+        `unparsed`), and whose metadata says how it was parsed.
+    """
+
+    async def score(state: TaskState, target: Target) -> Score:
+        gold = target.text
+        if gold not in ("yes", "no"):
+            raise ValueError(f"Sample {state.sample_id}: target must be 'yes' or 'no'; got {gold!r}")
+        parsed = parse_yes_no(state.output.completion)
+        return Score(
+            value=dict(yes_no_outcome(gold, parsed.label)),
+            answer=parsed.label or UNPARSED,
+            explanation=explain(state.metadata or {}, gold, parsed),
+            metadata={"parsed_how": parsed.how, "parse_detail": parsed.detail},
+        )
+
+    return score

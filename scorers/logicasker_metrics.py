@@ -1,0 +1,97 @@
+"""Metric arithmetic of LogicAsker, in pure Python (DESIGN decision 6): response accuracy and instruction following.
+
+LogicAsker §3.3 separates two things a reply must do: follow the instruction (answer yes or no) and reason
+correctly. Its *response accuracy* is N_correct / N_satisfy, the share of correct answers among the answers that
+follow the instruction; the *instruction-following rate* is N_satisfy / N, reported beside it so that a model
+cannot look accurate by refusing. An answer follows the instruction when the one yes/no parser
+(`answers.parse_yes_no`) reads a yes or a no from it, strictly: "cannot" is not "no", "Yes and no" is no answer
+(the authors' substring matching counted both).
+
+One test's outcome is `{"correct": 0/1, "answered": 0/1}` (`correct` is 0 when unanswered). Both rates are ratios
+of sums with the delta-method standard error of `pairwise.ratio_of_sums`, so that they stay exact when Inspect
+reduces epochs to per-test means first. Per-skill figures are small samples (a few tests per skill), so the
+weakness report gives Wilson score intervals on the counts instead of normal-approximation errors.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+from lgmt_tasks.scorers.pairwise import Rate, ratio_of_sums
+
+OUTCOME_KEYS: tuple[str, ...] = ("correct", "answered")
+"""The keys of one test's outcome (the keys of the LogicAsker score dict)."""
+
+Outcome = Mapping[str, float]
+"""One test's indicators: 0/1, or their means over epochs."""
+
+
+def yes_no_outcome(gold: str, answer: str | None) -> dict[str, int]:
+    """Score one test.
+
+    Args:
+        gold: The proven answer, `yes` or `no`.
+        answer: The parsed answer, or None when the reply did not follow the instruction.
+
+    Returns:
+        `{"correct": 1 if answer == gold else 0, "answered": 1 if answer is not None else 0}`.
+
+    Raises:
+        ValueError: If `gold` is not `yes` or `no`.
+    """
+    if gold not in ("yes", "no"):
+        raise ValueError(f"gold answer must be 'yes' or 'no', got {gold!r}")
+    return {"correct": int(answer == gold), "answered": int(answer is not None)}
+
+
+def _column(outcomes: Sequence[Outcome], key: str) -> list[float]:
+    column = []
+    for index, outcome in enumerate(outcomes):
+        if key not in outcome:
+            raise ValueError(f"outcome {index} has no {key!r} (expected the keys {', '.join(OUTCOME_KEYS)})")
+        column.append(float(outcome[key]))
+    return column
+
+
+def response_accuracy(outcomes: Sequence[Outcome]) -> Rate:
+    """Compute response accuracy (§3.3): Σ correct / Σ answered; NaN when nothing was answered."""
+    return ratio_of_sums(_column(outcomes, "correct"), _column(outcomes, "answered"))
+
+
+def instruction_following_rate(outcomes: Sequence[Outcome]) -> Rate:
+    """Compute the instruction-following rate (§3.3): Σ answered / number of tests; NaN for no tests."""
+    answered = _column(outcomes, "answered")
+    return ratio_of_sums(answered, [1.0] * len(answered))
+
+
+def wilson_interval(successes: float, n: float, z: float = 1.959964) -> tuple[float, float]:
+    """Wilson score interval of a proportion (95% by default); (NaN, NaN) when n is 0.
+
+    Args:
+        successes: Number of successes (may be fractional after epoch reduction).
+        n: Number of trials.
+        z: Normal quantile of the confidence level.
+
+    Returns:
+        The lower and upper bounds.
+    """
+    if n <= 0:
+        return (math.nan, math.nan)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def summarize(outcomes: Sequence[Outcome]) -> dict[str, float]:
+    """Both rates and their standard errors, flat (`response_accuracy`, `..._stderr`, `instruction_following_rate`)."""
+    acc = response_accuracy(outcomes)
+    ifr = instruction_following_rate(outcomes)
+    return {
+        "response_accuracy": acc.value,
+        "response_accuracy_stderr": acc.stderr,
+        "instruction_following_rate": ifr.value,
+        "instruction_following_rate_stderr": ifr.stderr,
+    }

@@ -1,0 +1,182 @@
+"""The lexical builder: the same source cases as LGMT, determinism, proven labels, pending and transformed LLM rows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
+from lgmt_tasks.builders.lexical import FEATURES, LexicalConfig, build_lexical
+from lgmt_tasks.builders.lexical_card import build_command, write_lexical_repo
+from lgmt_tasks.builders.lgmt import LgmtConfig, build_lgmt, load_source_cases, prove_sources
+from lgmt_tasks.builders.stats import BuildStats
+from lgmt_tasks.hub.repo import load_dataset_repo
+from lgmt_tasks.lexical.catalogue import FUNCTION_BASED, LEXICAL_RELATIONS
+from lgmt_tasks.logic.parse import parse
+from lgmt_tasks.logic.prover import entailment
+
+CASES = 12
+CONFIG = LexicalConfig(mrs=tuple(LEXICAL_RELATIONS), per_mr=2, generated_cases=CASES, seed=3)
+
+
+@pytest.fixture(scope="module")
+def built():
+    return build_lexical(CONFIG)
+
+
+@pytest.fixture(scope="module")
+def rows(built) -> list[dict[str, Any]]:
+    return [dict(r) for r in built.dataset]
+
+
+def test_same_seed_gives_identical_rows_and_bytes(built, rows, tmp_path):
+    again = build_lexical(CONFIG)
+    assert [dict(r) for r in again.dataset] == rows
+    write_lexical_repo(built, tmp_path / "a")
+    write_lexical_repo(again, tmp_path / "b")
+    for name in ("data/default/test.jsonl", "README.md", "build_stats.json"):
+        assert (tmp_path / "a" / name).read_bytes().replace(b"/a", b"/b") == (tmp_path / "b" / name).read_bytes()
+
+
+def test_another_seed_gives_other_groups(rows):
+    other = build_lexical(LexicalConfig(mrs=("MR-1",), parts=("premises",), per_mr=2, generated_cases=CASES, seed=4))
+    assert {r["id"] for r in other.dataset}.isdisjoint({r["id"] for r in rows})
+
+
+def test_the_source_cases_are_lgmts(rows):
+    """Group for group comparability: the same proven source cases, ids and labels as LGMT's pipeline gives."""
+    stats = BuildStats()
+    source_config = LgmtConfig(generated_cases=CASES, seed=3)
+    proven = prove_sources(load_source_cases(source_config, stats), stats, source_config.timeout_ms)
+    lgmt_sources = {(c.source_dataset, c.source_id): c.label for c in proven}
+    lexical_sources = {(r["source_dataset"], r["source_id"]): r["label"] for r in rows}
+    assert lexical_sources.items() <= lgmt_sources.items()
+    lgmt = build_lgmt(LgmtConfig(mrs=("MR-E1.2",), per_mr=CASES, generated_cases=CASES, seed=3))
+    overlap = {(r["source_dataset"], r["source_id"]) for r in lgmt.dataset} & set(lexical_sources)
+    assert overlap and all(lexical_sources[k] == lgmt_sources[k] for k in overlap)
+
+
+def test_every_label_is_reproven(rows):
+    seen = set()
+    for row in rows:
+        key = row["source_id"]
+        if key in seen:
+            continue
+        seen.add(key)
+        label = entailment([parse(p) for p in row["premises_fol"]], parse(row["conclusion_fol"]))
+        assert getattr(label, "value", label) == row["label"], row["source_id"]
+
+
+def test_variants_and_counts(built, rows):
+    by_variant: dict[tuple[str, str], int] = {}
+    for row in rows:
+        by_variant[(row["mr"], row["part"])] = by_variant.get((row["mr"], row["part"]), 0) + 1
+    assert by_variant[("MR-49", "none")] == 2
+    assert not any(mr == "MR-49" and part != "none" for mr, part in by_variant)
+    # generated conclusions are single sentences: MR-19 can only reorder premises
+    assert ("MR-19", "conclusion") not in by_variant and by_variant[("MR-19", "premises")] == 2
+    assert built.stats.dropped["MR-19/conclusion"]["nothing to change in the conclusion"] == CASES
+    for mr in LEXICAL_RELATIONS:
+        if mr not in ("MR-19", "MR-49"):
+            assert all(by_variant[(mr, part)] == 2 for part in ("premises", "conclusion", "both")), mr
+    assert list(built.dataset.features) == list(FEATURES)
+    assert [r["id"] for r in rows] == sorted(r["id"] for r in rows)
+    assert len({r["id"] for r in rows}) == len(rows)
+
+
+def test_function_rows_change_their_part_and_llm_rows_are_planned(rows):
+    for row in rows:
+        relation = LEXICAL_RELATIONS[row["mr"]]
+        assert (row["name"], row["kind"], row["expected"]) == (relation.name, relation.kind, relation.expected)
+        if relation.kind == "llm":
+            assert row["pending"] and row["transformer"] == ""
+            assert row["followup_premises"] == row["premises"] and row["followup_conclusion"] == row["conclusion"]
+            assert bool(row["changed_premises"]) == (row["part"] != "conclusion")
+            assert row["changed_conclusion"] == (row["part"] != "premises")
+            if row["mr"] == "MR-152" and row["part"] != "conclusion":
+                assert len(row["changed_premises"]) == 1
+        elif row["mr"] == "MR-49":
+            assert row["followup_premises"] == row["premises"] and row["followup_conclusion"] == row["conclusion"]
+        else:
+            assert not row["pending"] and row["transformer"] == "function"
+            assert (row["followup_premises"] != row["premises"]) == (row["part"] != "conclusion")
+            assert (row["followup_conclusion"] != row["conclusion"]) == (row["part"] != "premises")
+
+
+def test_card_and_round_trip(built, rows, tmp_path):
+    out = write_lexical_repo(built, tmp_path / "repo")
+    assert [dict(r) for r in load_dataset_repo(out)] == rows
+    card = (out / "README.md").read_text()
+    assert "lgmt build lexical --source generated --mr MR-1" in card
+    assert "MR-152 | add negation | llm | difference" in card
+    assert build_command(LexicalConfig(), "x") == "lgmt build lexical --source generated --seed 0 --out x"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"mrs": ("MR-999",)}, "expected one or more of MR-1"),
+        ({"mrs": ()}, "expected one or more of MR-1"),
+        ({"parts": ("context",)}, "parts="),
+        ({"per_mr": 0}, "per_mr=0"),
+        ({"source": "folio"}, "needs source_path"),
+        ({"source": "snli"}, "source='snli'"),
+    ],
+)
+def test_config_is_validated(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        LexicalConfig(**kwargs)
+
+
+def test_default_config_is_the_function_based_relations():
+    assert LexicalConfig().mrs == FUNCTION_BASED
+
+
+# --------------------------------------------------------------------------- LLM follow-ups made at build time
+
+
+def scripted_transformer(fail_every: int) -> Any:
+    """Paraphrases by swapping 'is' for 'happens to be'; every `fail_every`-th conclusion comes back empty."""
+    seen: list[str] = []
+
+    def answer(messages: list[ChatMessage], *_: Any) -> ModelOutput:
+        text = messages[-1].text.split('"')[1]
+        seen.append(text)
+        content = "" if len(seen) % fail_every == 0 else text.replace(" is ", " happens to be ", 1) + " "
+        out = ModelOutput.from_content(model="mockllm/model", content=content)
+        out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return out
+
+    return get_model("mockllm/model", custom_outputs=answer)
+
+
+def test_build_with_a_transformer_fills_in_and_refills():
+    config = LexicalConfig(mrs=("MR-51",), parts=("conclusion",), per_mr=4, generated_cases=CASES, seed=3)
+    build = build_lexical(config, transformer=scripted_transformer(fail_every=3))
+    rows = [dict(r) for r in build.dataset]
+    assert len(rows) == 4  # failed transformations were replaced by the next source cases
+    stats: BuildStats = build.stats
+    assert stats.counts["MR-51/conclusion"]["built"] == 4
+    assert stats.counts["MR-51/conclusion"]["tried"] == 4 + stats.total_dropped("MR-51/conclusion")
+    assert stats.dropped["MR-51/conclusion"]["empty transformer output"] >= 1
+    for row in rows:
+        assert not row["pending"] and row["transformer"] == "mockllm/model"
+        assert row["followup_conclusion"] == row["conclusion"].replace(" is ", " happens to be ", 1)
+        assert row["changed_conclusion"] and row["changed_premises"] == []
+        assert row["followup_premises"] == row["premises"]
+
+
+def test_an_empty_build_keeps_its_columns():
+    build = build_lexical(LexicalConfig(mrs=("MR-19",), parts=("conclusion",), per_mr=2, generated_cases=CASES))
+    assert len(build.dataset) == 0 and list(build.dataset.features) == list(FEATURES)
+    assert build.stats.dropped["MR-19/conclusion"] == {"nothing to change in the conclusion": CASES}
+
+
+def test_the_loader_refuses_an_empty_selection(built, tmp_path):
+    from lgmt_tasks.loaders.lexical import load_lexical_rows
+
+    out = write_lexical_repo(built, tmp_path / "repo")
+    assert len(load_lexical_rows(("MR-1",), ("premises",), dataset=str(out))) == 2
+    assert {r["part"] for r in load_lexical_rows(("MR-1", "MR-49"), ("both",), dataset=str(out))} == {"both", "none"}
+    with pytest.raises(ValueError, match=r"no lexical groups for relations \['MR-19'\] and parts \['conclusion'\]"):
+        load_lexical_rows(("MR-19",), ("conclusion",), dataset=str(out))
