@@ -67,9 +67,7 @@ def check_available() -> None:
     """Raise early (when a task is built) if sentence-transformers or the model package is missing."""
     model_folder()
     if importlib.util.find_spec("sentence_transformers") is None:
-        raise ModuleNotFoundError(
-            "output=text needs sentence-transformers: pip install 'lgmt-tasks[embeddings]'"
-        )
+        raise ModuleNotFoundError("output=text needs sentence-transformers: pip install 'lgmt-tasks[embeddings]'")
 
 
 class MiniLM:

@@ -28,7 +28,8 @@ from typing import Any
 
 import datasets
 from inspect_ai.model import Model
-from lgmt_tasks.builders.lgmt import LgmtConfig, SOURCES, load_source_cases, ordered_candidates, prove_sources
+
+from lgmt_tasks.builders.lgmt import SOURCES, LgmtConfig, load_source_cases, ordered_candidates, prove_sources
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.ids import content_id, derived_seed
 from lgmt_tasks.lexical.catalogue import FUNCTION_BASED, LEXICAL_RELATIONS, PARTS, variants
@@ -198,8 +199,18 @@ def function_rows(
         if isinstance(result, NotApplicable):
             stats.drop(bucket, result.reason)
             continue
-        rows.append(make_row(case, mr, part, result.premises, result.conclusion, result.changed_premises,
-                             result.changed_conclusion, FUNCTION_TRANSFORMER))
+        rows.append(
+            make_row(
+                case,
+                mr,
+                part,
+                result.premises,
+                result.conclusion,
+                result.changed_premises,
+                result.changed_conclusion,
+                FUNCTION_TRANSFORMER,
+            )
+        )
         stats.count(bucket, "built")
     return rows
 
@@ -239,8 +250,14 @@ async def _complete_bucket(
             break
         results = await asyncio.gather(
             *(
-                transform_followup(model, mr, plan["premises"], plan["conclusion"], plan["changed_premises"],
-                                   plan["changed_conclusion"])
+                transform_followup(
+                    model,
+                    mr,
+                    plan["premises"],
+                    plan["conclusion"],
+                    plan["changed_premises"],
+                    plan["changed_conclusion"],
+                )
                 for plan in batch
             )
         )
@@ -312,8 +329,9 @@ def _run_transformer(
     async def run() -> list[dict[str, Any]]:
         model = get_model(transformer)
         stats.notes["transformer"] = str(model)
-        done = await asyncio.gather(*(_complete_bucket(model, mr, part, order, config, stats)
-                                      for mr, part in llm_variants))
+        done = await asyncio.gather(
+            *(_complete_bucket(model, mr, part, order, config, stats) for mr, part in llm_variants)
+        )
         return [row for rows in done for row in rows]
 
     return asyncio.run(run())

@@ -73,7 +73,7 @@ def card_body(build: LexicalBuild, out: str) -> str:
     """The Markdown body of the card."""
     cfg = build.config
     stats = build.stats
-    pending = sum(stats.counts.get(b, {}).get("pending", 0) for b in stats.counts)
+    pending = sum(counter["pending"] for counter in stats.counts.values())
     transformer = (
         f"LLM-based follow-ups were written by `{cfg.transformer}` (greedy decoding) with LLMorph-style prompts; "
         "failed transformations were dropped and are counted below."
@@ -146,5 +146,6 @@ def write_lexical_repo(build: LexicalBuild, out_dir: str | Path) -> Path:
         extra={"source_datasets": [build.config.source]},
     )
     stats = json.dumps({"config": build.config.key(), **build.stats.to_dict()}, indent=2, sort_keys=True, default=str)
-    return write_dataset_repo(out_dir, {"default": {"test": build.dataset}}, card,
-                              extra_files={"build_stats.json": stats + "\n"})
+    return write_dataset_repo(
+        out_dir, {"default": {"test": build.dataset}}, card, extra_files={"build_stats.json": stats + "\n"}
+    )

@@ -34,8 +34,17 @@ from lgmt_tasks.ids import content_id
 from lgmt_tasks.logic.printer import show
 from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS, Contradictory, Label, Undecided, entailment
 from lgmt_tasks.logic.syntax import signature
-from lgmt_tasks.qmfol.construction import LABELS, LogicTask, make_logic_task, measure, predicate_count
-from lgmt_tasks.qmfol.english import MIN_PHRASES, TOPICS, EnglishError, QmfolLexicon, read, realise, task_lexicon
+from lgmt_tasks.qmfol.construction import CONSTANT, LABELS, LogicTask, make_logic_task, measure, predicate_count
+from lgmt_tasks.qmfol.english import (
+    MIN_PHRASES,
+    TOPICS,
+    EnglishError,
+    QmfolLexicon,
+    TaskEnglish,
+    read,
+    realise,
+    task_lexicon,
+)
 
 PAPER_DEPTHS: tuple[int, ...] = (5, 10, 15, 20)
 PAPER_WIDTHS: tuple[int, ...] = (5, 10, 15, 20)
@@ -291,20 +300,7 @@ def lexicon_of(topic: str, task: LogicTask) -> QmfolLexicon:
     return task_lexicon(topic, 1 + max(int(name[1:]) for name in names), task.seed, task.depth, task.width)
 
 
-@dataclass(frozen=True)
-class English:
-    """The English of one task: premises in presentation order, the conclusion, the mapping list."""
-
-    premises: tuple[str, ...]
-    conclusion: str
-    predicates: tuple[str, ...]
-    object: str
-    entity: str
-    translator: str = "template"
-    attempts: int = 0
-
-
-def template_english(topic: str, task: LogicTask) -> English:
+def template_english(topic: str, task: LogicTask) -> TaskEnglish:
     """Template English of a task, every sentence read back to its formula.
 
     Raises:
@@ -317,10 +313,10 @@ def template_english(topic: str, task: LogicTask) -> English:
         if read(text, lx) != f:
             raise EnglishError(f"round trip failed for {show(f)}: {text!r}")
         sentences.append(text)
-    return English(tuple(sentences[:-1]), sentences[-1], tuple(lx.mapping()), lx.name("a"), lx.entity)
+    return TaskEnglish(tuple(sentences[:-1]), sentences[-1], tuple(lx.mapping()), lx.name(CONSTANT), lx.entity)
 
 
-def make_row(topic: str, task: LogicTask, english: English) -> dict[str, Any]:
+def make_row(topic: str, task: LogicTask, english: TaskEnglish) -> dict[str, Any]:
     """One dataset row."""
     return {
         "id": task_id(topic, task.depth, task.width, task.seed, task.label, len(task.distractors)),

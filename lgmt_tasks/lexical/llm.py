@@ -61,7 +61,10 @@ class TransformPrompt:
         """The conversation sent to the transformer for `text`: the examples as turns, then the request."""
         turns: list[ChatMessage] = []
         for given, answer in self.examples:
-            turns += [ChatMessageUser(content=self.instruction.format(text=given)), ChatMessageAssistant(content=answer)]
+            turns += [
+                ChatMessageUser(content=self.instruction.format(text=given)),
+                ChatMessageAssistant(content=answer),
+            ]
         return [*turns, ChatMessageUser(content=self.instruction.format(text=text))]
 
 
@@ -72,8 +75,10 @@ PROMPTS: Mapping[str, tuple[TransformPrompt, ...]] = MappingProxyType(
                 'Replace words in the following text with synonyms so that it means the same:\n"{text}"\n' + _TAIL,
                 (
                     ("The old bridge is closed for repairs.", "The aged bridge is shut for repairs."),
-                    ("Every student who studies hard passes the exam.",
-                     "Every pupil who studies diligently passes the test."),
+                    (
+                        "Every student who studies hard passes the exam.",
+                        "Every pupil who studies diligently passes the test.",
+                    ),
                 ),
             ),
         ),
@@ -92,8 +97,10 @@ PROMPTS: Mapping[str, tuple[TransformPrompt, ...]] = MappingProxyType(
                 "Only output the translated text, nothing else.",
                 (
                     ("The library opens at nine.", "Die Bibliothek öffnet um neun."),
-                    ("If a shop is closed, nobody works there.",
-                     "Wenn ein Geschäft geschlossen ist, arbeitet dort niemand."),
+                    (
+                        "If a shop is closed, nobody works there.",
+                        "Wenn ein Geschäft geschlossen ist, arbeitet dort niemand.",
+                    ),
                 ),
             ),
             TransformPrompt(
@@ -116,7 +123,7 @@ PROMPTS: Mapping[str, tuple[TransformPrompt, ...]] = MappingProxyType(
         ),
         "MR-152": (
             TransformPrompt(
-                'Add a negation to the following text so that it means the opposite, changing as little as '
+                "Add a negation to the following text so that it means the opposite, changing as little as "
                 'possible:\n"{text}"\n' + _TAIL,
                 (
                     ("The museum is open on Mondays.", "The museum is not open on Mondays."),

@@ -48,7 +48,9 @@ def _keyboard_neighbours() -> dict[str, str]:
     for ch, (r, c) in where.items():
         spots = [(r, c - 1), (r, c + 1), (r - 1, c), (r - 1, c + 1), (r + 1, c - 1), (r + 1, c)]
         out[ch] = "".join(
-            _KEYBOARD_ROWS[rr][cc] for rr, cc in spots if 0 <= rr < len(_KEYBOARD_ROWS) and 0 <= cc < len(_KEYBOARD_ROWS[rr])
+            _KEYBOARD_ROWS[rr][cc]
+            for rr, cc in spots
+            if 0 <= rr < len(_KEYBOARD_ROWS) and 0 <= cc < len(_KEYBOARD_ROWS[rr])
         )
     return out
 
@@ -139,9 +141,10 @@ def irrelevant_sentences() -> tuple[str, ...]:
 
 def content_words(texts: Sequence[str]) -> frozenset[str]:
     """Lowercase words of three or more letters, minus common function words: what "shares no word" compares."""
-    return frozenset(
-        w for text in texts for w in (m.group().lower() for m in _WORD.finditer(text)) if len(w) >= 3
-    ) - _STOPWORDS
+    return (
+        frozenset(w for text in texts for w in (m.group().lower() for m in _WORD.finditer(text)) if len(w) >= 3)
+        - _STOPWORDS
+    )
 
 
 def split_sentences(text: str) -> Units:
@@ -152,7 +155,9 @@ def split_sentences(text: str) -> Units:
 # ------------------------------------------------------------------------------------------- character level
 
 
-def replace_characters(units: Sequence[str], rng: random.Random, case_words: frozenset[str] = frozenset()) -> Units | None:
+def replace_characters(
+    units: Sequence[str], rng: random.Random, case_words: frozenset[str] = frozenset()
+) -> Units | None:
     """MR-1: replace 10% of the letters by a different random letter of the same case."""
     chosen = _pick(rng, _letters(units), CHAR_RATE)
     edits: Edits = {}
@@ -163,7 +168,9 @@ def replace_characters(units: Sequence[str], rng: random.Random, case_words: fro
     return _apply(units, edits) if edits else None
 
 
-def delete_characters(units: Sequence[str], rng: random.Random, case_words: frozenset[str] = frozenset()) -> Units | None:
+def delete_characters(
+    units: Sequence[str], rng: random.Random, case_words: frozenset[str] = frozenset()
+) -> Units | None:
     """MR-2: delete 10% of the letters."""
     chosen = _pick(rng, _letters(units), CHAR_RATE)
     return _apply(units, dict.fromkeys(chosen, "")) if chosen else None
@@ -192,9 +199,7 @@ def add_spaces(units: Sequence[str], rng: random.Random, case_words: frozenset[s
 
 def swap_characters(units: Sequence[str], rng: random.Random, case_words: frozenset[str] = frozenset()) -> Units | None:
     """MR-6: swap 10% of the pairs of adjacent, different letters; the swapped pairs do not overlap."""
-    eligible = _letters(
-        units, lambda text, i: i + 1 < len(text) and text[i + 1].isalpha() and text[i + 1] != text[i]
-    )
+    eligible = _letters(units, lambda text, i: i + 1 < len(text) and text[i + 1].isalpha() and text[i + 1] != text[i])
     wanted = _count(len(eligible), CHAR_RATE)
     taken: set[tuple[int, int]] = set()
     edits: Edits = {}
@@ -208,7 +213,9 @@ def swap_characters(units: Sequence[str], rng: random.Random, case_words: frozen
     return _apply(units, edits) if edits else None
 
 
-def shuffle_characters(units: Sequence[str], rng: random.Random, case_words: frozenset[str] = frozenset()) -> Units | None:
+def shuffle_characters(
+    units: Sequence[str], rng: random.Random, case_words: frozenset[str] = frozenset()
+) -> Units | None:
     """MR-7: shuffle the inner letters of 10% of the words of four or more letters, keeping first and last letter.
 
     Only words whose inner letters are not all the same can change; a shuffle that happens to give the word back is
@@ -264,7 +271,9 @@ def _word_level(
     return _apply(units, edits) if edits else None
 
 
-def keyboard_mistakes(units: Sequence[str], rng: random.Random, case_words: frozenset[str] = frozenset()) -> Units | None:
+def keyboard_mistakes(
+    units: Sequence[str], rng: random.Random, case_words: frozenset[str] = frozenset()
+) -> Units | None:
     """MR-126: in 10% of the words of four or more letters, hit a neighbouring key instead of a letter."""
     return _word_level(
         units,
@@ -285,7 +294,9 @@ def ocr_errors(units: Sequence[str], rng: random.Random, case_words: frozenset[s
 # -------------------------------------------------------------------------------------------- sentence level
 
 
-def shuffle_sentences(units: Sequence[str], rng: random.Random, case_words: frozenset[str] = frozenset()) -> Units | None:
+def shuffle_sentences(
+    units: Sequence[str], rng: random.Random, case_words: frozenset[str] = frozenset()
+) -> Units | None:
     """MR-19: reorder the units (premises, or the sentences of the conclusion) into a different order."""
     if len(set(units)) < 2:
         return None

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import datasets
+
 from lgmt_tasks.builders.cache import cached_repo
 from lgmt_tasks.hub.repo import load_dataset_repo
 from lgmt_tasks.lexical.catalogue import LEXICAL_RELATIONS, NO_PART
@@ -38,8 +39,14 @@ def load_lexical_rows(
         from lgmt_tasks.builders.lexical import LexicalConfig, build_lexical
         from lgmt_tasks.builders.lexical_card import write_lexical_repo
 
-        config = LexicalConfig(source=source, source_path=_absolute(source_path), mrs=tuple(mrs), parts=tuple(parts),
-                               per_mr=per_mr, seed=seed)
+        config = LexicalConfig(
+            source=source,
+            source_path=_absolute(source_path),
+            mrs=tuple(mrs),
+            parts=tuple(parts),
+            per_mr=per_mr,
+            seed=seed,
+        )
 
         def write(out: Path) -> None:
             build = build_lexical(config)

@@ -251,6 +251,29 @@ def task_lexicon(topic: str | Topic, n_predicates: int, seed: int, *parts: objec
     )
 
 
+@dataclass(frozen=True)
+class TaskEnglish:
+    """The English of one task, however it was written.
+
+    Attributes:
+        premises: The premises, in presentation order.
+        conclusion: The conclusion.
+        predicates: The mapping list ("P0(x): x is perishable", "a: Velmora").
+        object: The name of the constant the facts and conclusion are about.
+        entity: The domain ("food item"; a model's own words with `translator="model"`).
+        translator: `template` or `model`.
+        attempts: Model translations tried for this task (0 for templates).
+    """
+
+    premises: tuple[str, ...]
+    conclusion: str
+    predicates: tuple[str, ...]
+    object: str
+    entity: str
+    translator: str = "template"
+    attempts: int = 0
+
+
 # ------------------------------------------------------------------------------------------------ realise
 
 

@@ -145,8 +145,16 @@ def relation_rates(log: LogLike, by_part: bool = False) -> pd.DataFrame:
     rows = []
     for key, chunk in groups.groupby(keys, sort=False):
         values = dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=True))
-        rows.append({"family": family, "relation": values["mr"], "part": values.get("part", ""),
-                     "kind": values["kind"], "expected": values["expected"], **_rates(chunk)})
+        rows.append(
+            {
+                "family": family,
+                "relation": values["mr"],
+                "part": values.get("part", ""),
+                "kind": values["kind"],
+                "expected": values["expected"],
+                **_rates(chunk),
+            }
+        )
     rows.sort(key=lambda r: (_relation_order(family, str(r["relation"])), str(r["part"])))
     rows.append({"family": family, "relation": "all", "part": "", "kind": "", "expected": "", **_rates(groups)})
     return pd.DataFrame(rows)
@@ -197,8 +205,9 @@ def group_flakiness(log: LogLike) -> pd.DataFrame:
     for (group, mr, part), chunk in table.groupby(["id", "mr", "part"], sort=False):
         per_epoch = [int(v) if p else None for v, p in zip(chunk["violation"], chunk["parsed"], strict=True)]
         violated, compared = flakiness_counts({str(group): per_epoch})[str(group)]
-        rows.append({"id": group, "mr": mr, "part": part, "epochs": len(chunk), "compared": compared,
-                     "violated": violated})
+        rows.append(
+            {"id": group, "mr": mr, "part": part, "epochs": len(chunk), "compared": compared, "violated": violated}
+        )
     return pd.DataFrame(rows)
 
 
@@ -224,8 +233,9 @@ def flakiness_table(log: LogLike) -> pd.DataFrame:
         key=lambda item: _relation_order(family, item[0]),
     )
     for name, chunk in chunks:
-        counts = {str(g): (int(v), int(n)) for g, v, n in zip(chunk["id"], chunk["violated"], chunk["compared"],
-                                                              strict=True)}
+        counts = {
+            str(g): (int(v), int(n)) for g, v, n in zip(chunk["id"], chunk["violated"], chunk["compared"], strict=True)
+        }
         histogram = flakiness_histogram(counts, epochs)
         failing = sum(1 for v, n in counts.values() if n == epochs and v > 0)
         rows.append({"relation": name, "failing": failing, **{f"{k}/{epochs}": histogram[k] for k in histogram}})
@@ -267,7 +277,8 @@ def lexical_report(lexical_log: LogLike, lgmt_log: LogLike | None = None, by_par
     """
     lexical = _load(lexical_log)
     table = (
-        side_by_side(lgmt_log, lexical, by_part=by_part) if lgmt_log is not None
+        side_by_side(lgmt_log, lexical, by_part=by_part)
+        if lgmt_log is not None
         else relation_rates(lexical, by_part=by_part).assign(floor=noise_floor(lexical))
     )
     floor = float(table["floor"].iloc[0])
@@ -293,6 +304,10 @@ def lexical_report(lexical_log: LogLike, lgmt_log: LogLike | None = None, by_par
     )
     if (lexical.eval.config.epochs or 1) > 1:
         flaky = flakiness_table(lexical)
-        lines += ["", f"### Flakiness over {lexical.eval.config.epochs} epochs (LLMorph Table XI)", "",
-                  flaky.to_markdown(index=False, floatfmt=".2f")]
+        lines += [
+            "",
+            f"### Flakiness over {lexical.eval.config.epochs} epochs (LLMorph Table XI)",
+            "",
+            flaky.to_markdown(index=False, floatfmt=".2f"),
+        ]
     return "\n".join(lines) + "\n"

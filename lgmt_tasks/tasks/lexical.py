@@ -1,4 +1,4 @@
-"""LLMorph baseline: lexical metamorphic relations on LGMT's source cases (Cho, Ruberto and Terragni, ICSME 2025).
+r"""LLMorph baseline: lexical metamorphic relations on LGMT's source cases (Cho, Ruberto and Terragni, ICSME 2025).
 
 Each sample is one group: a source entailment problem (the same source cases as the LGMT tasks) and a follow-up
 whose English was changed by one of LLMorph's text-level relations (Table II ids: typos, leet, capitalisation, an
@@ -8,7 +8,7 @@ Acc_cons, HDR, FUR) and LLMorph's confusion matrix, per relation, with MR-49 (no
 
 Examples:
     inspect eval lgmt_tasks/lexical --model openai/gpt-4o-mini -T mr=function -T part=premises
-    inspect eval lgmt_tasks/lexical --model lgmt/smollm2 -T mr=MR-51,MR-152 -T part=conclusion \\
+    inspect eval lgmt_tasks/lexical --model lgmt/smollm2 -T mr=MR-51,MR-152 -T part=conclusion \
         -T transformer_model=lgmt/smollm2 -T per_mr=5
 """
 
@@ -99,8 +99,9 @@ def lexical(
         raise ValueError(f"output={output!r}: expected one of {', '.join(OUTPUTS)}")
     check_prompting(prompting)
     mrs, parts = resolve_mrs(mr), resolve_parts(part)
-    rows = load_lexical_rows(mrs, parts, source=source, source_path=source_path, per_mr=per_mr, seed=seed,
-                             dataset=dataset, revision=revision)
+    rows = load_lexical_rows(
+        mrs, parts, source=source, source_path=source_path, per_mr=per_mr, seed=seed, dataset=dataset, revision=revision
+    )
     pending = sorted({r["mr"] for r in rows if r["pending"]})
     if pending and transformer_model is None:
         raise ValueError(
@@ -109,8 +110,7 @@ def lexical(
         )
     return Task(
         dataset=MemoryDataset([record_to_sample(dict(r)) for r in rows], name="lexical"),
-        solver=lexical_generate(prompting, transformer=transformer_model if pending else None,
-                                cache=transformer_cache),
+        solver=lexical_generate(prompting, transformer=transformer_model if pending else None, cache=transformer_cache),
         scorer=lexical_consistency(output, equivalent_threshold, different_threshold),
         version=VERSION,
     )

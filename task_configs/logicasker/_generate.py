@@ -59,7 +59,8 @@ def base_yaml() -> str:
             f"    aggregation: !function {UTILS}.response_accuracy_aggregation",
             "    higher_is_better: true",
         ]
-    lines += ["metadata:", f'  version: "{VERSION}"', '  length: "1"', "  per_skill: 4", "  seed: 0"]
+    # No default `length`: a build then makes length 1, and a `dataset` keeps all of its lengths.
+    lines += ["metadata:", f'  version: "{VERSION}"', "  per_skill: 4", "  seed: 0"]
     return "\n".join(lines) + "\n"
 
 

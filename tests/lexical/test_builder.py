@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
+
 from lgmt_tasks.builders.lexical import FEATURES, LexicalConfig, build_lexical
 from lgmt_tasks.builders.lexical_card import build_command, write_lexical_repo
 from lgmt_tasks.builders.lgmt import LgmtConfig, build_lgmt, load_source_cases, prove_sources

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
+
 from lgmt_tasks.lexical.catalogue import LLM_BASED
 from lgmt_tasks.lexical.llm import (
     PROMPTS,
@@ -54,7 +55,10 @@ def test_messages_give_the_examples_as_turns():
     [step] = PROMPTS["MR-51"]
     messages = step.messages("Alice is a poet.")
     assert [m.role for m in messages] == ["user", "assistant", "user", "assistant", "user"]
-    assert messages[-1].text == 'Paraphrase the following text:\n"Alice is a poet."\nOnly output the changed text, nothing else.'
+    assert (
+        messages[-1].text
+        == 'Paraphrase the following text:\n"Alice is a poet."\nOnly output the changed text, nothing else.'
+    )
     assert messages[1].text == step.examples[0][1]
 
 

@@ -140,9 +140,7 @@ def test_empty_and_all_discarded_give_nan():
 
 
 def test_flakiness_counts_and_histogram():
-    counts = flakiness_counts(
-        {"a": [1, 1, 1], "b": [1, 0, 0], "c": [0, 0, 0], "d": [1, None, 1], "e": [0, 1, 1]}
-    )
+    counts = flakiness_counts({"a": [1, 1, 1], "b": [1, 0, 0], "c": [0, 0, 0], "d": [1, None, 1], "e": [0, 1, 1]})
     assert counts == {"a": (3, 3), "b": (1, 3), "c": (0, 3), "d": (2, 2), "e": (2, 3)}
     # d was not compared in every epoch, c never violated: the rest are a, b, e
     assert flakiness_histogram(counts, 3) == {1: 1 / 3, 2: 1 / 3, 3: 1 / 3}

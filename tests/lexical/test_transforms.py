@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 import pytest
+
 from lgmt_tasks.lexical import transforms as t
 from lgmt_tasks.lexical.catalogue import FUNCTION_BASED
 
@@ -223,7 +224,7 @@ def ocr_derivable(before: str, after: str) -> bool:
         return not after
     head, rest = before[0], before[1:]
     options = (head, *t.OCR_CONFUSIONS.get(head, ()))
-    return any(after.startswith(o) and ocr_derivable(rest, after[len(o):]) for o in options)
+    return any(after.startswith(o) and ocr_derivable(rest, after[len(o) :]) for o in options)
 
 
 @pytest.mark.parametrize("seed", range(5))

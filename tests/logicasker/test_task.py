@@ -165,9 +165,7 @@ def test_weakness_demonstrations(zero_shot_log, small_repo, tmp_path):
 def test_random_demonstrations_are_two_yes_two_no(small_repo, tmp_path):
     task = logicasker(dataset=str(small_repo), demonstrations="random", seed=5)
     demos = task.metadata["demonstrations"]
-    answers = sorted(d.rsplit("\nAnswer: ", 1)[1][:3] for d in demos)
-    assert answers == ["no.", "no.", "yes"]  or answers == ["no.", "no.", "yes", "yes"]
-    assert len(demos) == 4
+    assert sorted(d.rsplit("\nAnswer: ", 1)[1][:3] for d in demos) == ["no.", "no.", "yes", "yes"]
     assert logicasker(dataset=str(small_repo), demonstrations="random", seed=5).metadata["demonstrations"] == demos
 
 
