@@ -9,5 +9,6 @@ from lgmt_tasks.tasks.divlogiceval import divlogiceval
 from lgmt_tasks.tasks.lexical import lexical
 from lgmt_tasks.tasks.lgmt import lgmt, mr_c, mr_e, mr_e1, mr_e2, mr_p, mr_s
 from lgmt_tasks.tasks.logicasker import logicasker
+from lgmt_tasks.tasks.qmfol import qmfol
 
-__all__ = ["divlogiceval", "lexical", "lgmt", "logicasker", "mr_c", "mr_e", "mr_e1", "mr_e2", "mr_p", "mr_s"]
+__all__ = ["divlogiceval", "lexical", "lgmt", "logicasker", "mr_c", "mr_e", "mr_e1", "mr_e2", "mr_p", "mr_s", "qmfol"]

@@ -140,3 +140,11 @@ def build_logicasker_command(logic: tuple[str, ...], category: tuple[str, ...], 
     result = build_logicasker(config, progress=True)
     write_logicasker_repo(result, out)
     click.echo(f"\n{summary(result)}\nWritten to {out}")
+
+
+from lgmt_tasks.cli_qmfol import build_qmfol_command  # noqa: E402  (QMFOL's command lives in its own module)
+
+build.add_command(build_qmfol_command)
+from lgmt_tasks.cli_lexical import build_lexical_command  # noqa: E402  (the lexical command lives in its own module)
+
+build.add_command(build_lexical_command)

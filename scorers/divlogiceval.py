@@ -1,8 +1,10 @@
 """The DivLogicEval circular scorer and its Inspect metrics: ACC, Circular, PartialCircular (DivLogicEval §2.2).
 
 Each rotation's completion is read with the one answer parser (`parse_choice`: `Answer: C`, `(C)`, `C)`, a lone
-`C`), then, if that finds no letter, by matching the option text (`read_choice`), else it is unparsed. The letter is
-mapped back to the original option, and the four predictions go to the pure functions of `divlogiceval_metrics`.
+`C`), then, if that finds no letter, by matching the option text (`read_choice`; a completion that is exactly an
+option's text is read as that option even after `Answer:`, whose "A man ..." the letter parser would take for the
+letter A), else it is unparsed. The letter is mapped back to the original option, and the four predictions go to the
+pure functions of `divlogiceval_metrics`.
 
 What appears in the log's results (`log.results.scores[0].metrics`):
 
@@ -69,24 +71,8 @@ def _normalise(text: str) -> str:
     return text.casefold()
 
 
-def read_choice(text: str, options: Sequence[str]) -> Choice:
-    """Read the chosen option of one completion: the letter parser first, then the option's text, else unparsed.
-
-    The text fallback accepts a completion (or its last line) that *is* one option's text, after an optional
-    `Answer:` lead, an optional letter marker (`C.`, `(C)`) and decoration are removed; a marker that names a
-    different option than the text is a contradiction and unparsed. Text merely containing an option is not an
-    answer (STYLE: no substring matching in free text).
-
-    Args:
-        text: The completion.
-        options: The four option texts in the order they were shown.
-
-    Returns:
-        The choice, as a position in the shown order.
-    """
-    parsed = parse_choice(text)
-    if parsed.label is not None:
-        return Choice(CHOICE_LETTERS.index(parsed.label), parsed.how, parsed.detail)
+def _option_text(text: str, options: Sequence[str]) -> Choice | None:
+    """The option whose text the completion (or its last line) is; None if none; a contradicting marker: unparsed."""
     targets = {_normalise(option): i for i, option in enumerate(options)}
     lines = [line for line in text.splitlines() if line.strip()]
     for candidate in ([text.strip()] if len(lines) > 1 else []) + lines[-1:]:
@@ -98,10 +84,37 @@ def read_choice(text: str, options: Sequence[str]) -> Choice:
         if position is None:
             continue
         if marker and CHOICE_LETTERS.index(marker.group("letter")) != position:
-            return Choice(
-                None, "unparsed", f"letter {marker.group('letter')} but the text of option {CHOICE_LETTERS[position]}"
-            )
+            detail = f"letter {marker.group('letter')} but the text of option {CHOICE_LETTERS[position]}"
+            return Choice(None, "unparsed", detail)
         return Choice(position, "option_text", f"text of option {CHOICE_LETTERS[position]}")
+    return None
+
+
+def read_choice(text: str, options: Sequence[str]) -> Choice:
+    """Read the chosen option of one completion: the letter parser, the option's text, else unparsed.
+
+    The letter is read by the one answer parser (`parse_choice`). The text reading accepts a completion (or its last
+    line) that *is* one option's text, after an optional `Answer:` lead, an optional letter marker (`C.`, `(C)`) and
+    decoration are removed; a marker that names a different option than the text is a contradiction, unparsed. Text
+    merely containing an option is not an answer (STYLE: no substring matching in free text).
+
+    When the completion is exactly an option's text, the text wins over the letter parser: many options start with
+    the article "A" ("A man plays the saxophone ..."), which the letter parser reads as the letter A after a cue
+    (`Answer: A man plays ...`). Otherwise the letter comes first, and the text is the fallback.
+
+    Args:
+        text: The completion.
+        options: The four option texts in the order they were shown.
+
+    Returns:
+        The choice, as a position in the shown order.
+    """
+    by_text = _option_text(text, options)
+    if by_text is not None:
+        return by_text
+    parsed = parse_choice(text)
+    if parsed.label is not None:
+        return Choice(CHOICE_LETTERS.index(parsed.label), parsed.how, parsed.detail)
     return Choice(None, "unparsed", f"{parsed.detail}; no option text either")
 
 

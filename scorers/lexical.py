@@ -234,6 +234,10 @@ def lexical_consistency(
         if gold not in TRUTH_LABELS:
             raise ValueError(f"Sample {state.sample_id}: target must be one of {', '.join(TRUTH_LABELS)}; got {gold!r}")
         expected = str(metadata.get("expected", ""))
+        if expected not in ("equivalence", "difference"):
+            raise ValueError(
+                f"Sample {state.sample_id}: metadata 'expected' must be 'equivalence' or 'difference'; got {expected!r}"
+            )
         answers = [parse_label(str(r)) for r in responses]
         source, followup = answers[0].label, answers[1].label
         similarity: float | None = None

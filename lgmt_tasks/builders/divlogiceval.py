@@ -41,6 +41,7 @@ from lgmt_tasks.builders.divlogiceval_english import BUILTIN_POOL, PoolSentence,
 from lgmt_tasks.builders.divlogiceval_logic import (
     VARIABLES,
     Proposition,
+    kind,
     models,
     models_of_all,
     necessary_premises,
@@ -222,11 +223,15 @@ class DivLogicEvalBuild:
 def _matching_shape(
     rng: random.Random, pool: Sequence[Formula], k: int, wanted: str, avoid: Sequence[Formula]
 ) -> list[Formula] | None:
-    """Draw `k` inequivalent formulas from `pool`, of shape `wanted` as far as the pool allows (at least one).
+    """Draw `k` inequivalent formulas from `pool`, preferring the shape `wanted` (at least one has it).
+
+    Preference order: the exact shape (kind and polarity, `shape`), then the same kind (`kind`), then any, so that
+    the answer's form is shared by as many options as the pool allows.
 
     Args:
         rng: The draw's random generator.
-        pool: Candidates.
+        pool: Candidates, in order of preference (earlier candidates of a tier are not favoured: each tier is
+            shuffled).
         k: How many to draw.
         wanted: The shape to prefer (that of the answer, so that no option stands out by its form).
         avoid: Formulas already chosen, which the drawn ones must not be equivalent to.
@@ -234,14 +239,18 @@ def _matching_shape(
     Returns:
         The formulas, or None if the pool has no formula of shape `wanted` or fewer than `k` in all.
     """
-    chosen = pick_distinct(rng, [f for f in pool if shape(f) == wanted], k, avoid, at_most=True)
-    if not chosen:
+    wanted_kind = wanted.rstrip("+-")
+    tiers = [
+        [f for f in pool if shape(f) == wanted],
+        [f for f in pool if shape(f) != wanted and kind(f) == wanted_kind],
+        [f for f in pool if kind(f) != wanted_kind],
+    ]
+    chosen: list[Formula] = []
+    for tier in tiers:
+        if len(chosen) < k:
+            chosen += pick_distinct(rng, tier, k - len(chosen), [*avoid, *chosen], at_most=True) or []
+    if len(chosen) < k or not any(shape(f) == wanted for f in chosen):
         return None
-    if len(chosen) < k:
-        rest = pick_distinct(rng, [f for f in pool if shape(f) != wanted], k - len(chosen), [*avoid, *chosen])
-        if rest is None:
-            return None
-        chosen = [*chosen, *rest]
     return chosen
 
 
@@ -318,7 +327,7 @@ def _missing_premise(
         return bool(whole & ~mask) and bool(rest_mask & mask & counter)
 
     pool = [f for f in [*shaped, *not_entailed] if admissible(f)]
-    distractors = _matching_shape(rng, pool, 3, shape(answer), [answer, conclusion])
+    distractors = _matching_shape(rng, list(dict.fromkeys(pool)), 3, shape(answer), [answer, conclusion])
     if distractors is None:
         return "too few distractors that leave the conclusion unproven"
     return SymbolicItem(
@@ -474,7 +483,7 @@ def realise_item(
     conclusion_text = ""
     if item.conclusion is not None:
         clause_text, template = realiser.render(item.conclusion)
-        conclusion_text = CONCLUSION_LEAD.strip() + " " + clause_text + "."
+        conclusion_text = f"{CONCLUSION_LEAD}{clause_text}."
         content_templates.append(template)
     content = " ".join([*sentences, *([conclusion_text] if conclusion_text else [])])
     distractors = list(item.distractors)
@@ -573,7 +582,7 @@ def build_divlogiceval(config: DivLogicEvalConfig, progress: bool = False) -> Di
 
     stats = BuildStats()
     pool, report = load_pool(config.pool, config.pool_column, config.pool_negation_column, config.pool_split)
-    stats.count("pool", "sentences", report.kept)
+    stats.notes["pool_sentences"] = report.kept
     for reason, count in report.skipped.items():
         stats.drop("pool", reason, count)
     if len(pool) < len(VARIABLES):

@@ -110,7 +110,7 @@ Version {__version__}, seed {cfg.seed}. {stats.notes.get("groups", 0)} groups ({
 
 ### Build statistics
 
-{stats.to_markdown(["candidates", "tried", "built", "pending"])}
+{stats.to_markdown(["proven", "candidates", "tried", "built", "pending"])}
 
 ## Columns
 

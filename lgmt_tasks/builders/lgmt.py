@@ -33,6 +33,9 @@ from lgmt_tasks.relations import RELATIONS
 from lgmt_tasks.relations.case import Case, FollowUp
 from lgmt_tasks.relations.check import verify
 
+BUILD_REVISION = 2
+"""Bumped whenever the builder's output changes for the same config (part of the build-cache key)."""
+
 SourceName = Literal["generated", "folio", "proverqa", "logicnli"]
 SOURCES: tuple[str, ...] = ("generated", "folio", "proverqa", "logicnli")
 CATEGORIES: tuple[str, ...] = ("MR-E", "MR-S", "MR-P", "MR-C")
@@ -297,7 +300,8 @@ def build_lgmt(config: LgmtConfig, progress: bool = False) -> LgmtBuild:
         rows.extend(_apply_bucket(mr, ordered_candidates(pool, mr, config.seed), config, stats, make))
     stats.notes["candidate_pool"] = sum(stats.counts[m]["candidates"] for m in config.mrs)
     stats.notes["groups"] = len(rows)
-    rows.sort(key=lambda r: r["id"])  # content-hash order mixes relations, so `--limit` samples all of them
+    # A seeded shuffle (by a hash of seed and id) mixes relations, so `--limit N` samples all of them.
+    rows.sort(key=lambda r: derived_seed(config.seed, "order", r["id"]))
     return LgmtBuild(datasets.Dataset.from_list(rows, features=FEATURES), stats, config)
 
 

@@ -24,6 +24,7 @@ topic's smallest tasks. The same config gives byte-identical rows (every random 
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -33,7 +34,6 @@ from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.ids import content_id
 from lgmt_tasks.logic.printer import show
 from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS, Contradictory, Label, Undecided, entailment
-from lgmt_tasks.logic.syntax import signature
 from lgmt_tasks.qmfol.construction import CONSTANT, LABELS, LogicTask, make_logic_task, measure, predicate_count
 from lgmt_tasks.qmfol.english import (
     MIN_PHRASES,
@@ -53,6 +53,12 @@ PAPER_SEEDS = 3
 """The paper's grid (§3.3): 4 depths × 4 widths × 5 distractor levels × 3 labels × 4 topics × 3 seeds = 2,880."""
 
 TRANSLATORS: tuple[str, ...] = ("template", "model")
+
+def stats_events(stats: BuildStats) -> list[str]:
+    """The build-statistics columns: requested / proven per depth × width bucket, plus the translator's counts
+    (bucket `translation`: tasks, attempts, passes, discards) when a model translated."""
+    events = ["requested", "proven"]
+    return events + ["tasks", "attempts", "passes", "discards"] if "translation" in stats.counts else events
 
 FEATURES = datasets.Features(
     {
@@ -296,8 +302,8 @@ def prove_grid(config: QmfolConfig, workers: int = 1, progress: bool = False) ->
 
 def lexicon_of(topic: str, task: LogicTask) -> QmfolLexicon:
     """The template lexicon of a task in a topic (phrases by a seed of (seed, depth, width), shared by labels)."""
-    names = signature(*task.premises, task.conclusion).predicate_names
-    return task_lexicon(topic, 1 + max(int(name[1:]) for name in names), task.seed, task.depth, task.width)
+    count = 1 + max(node.pred for rule in (*task.rules, *task.distractors) for node in rule.nodes)
+    return task_lexicon(topic, count, task.seed, task.depth, task.width)
 
 
 def template_english(topic: str, task: LogicTask) -> TaskEnglish:
@@ -366,7 +372,6 @@ def build_qmfol(config: QmfolConfig, progress: bool = False, workers: int = 1, m
             stats.drop(bucket, proof.reason, len(config.topics))
             continue
         task = make_logic_task(depth, width, seed, label, n)
-        stats.count("construction", task.construction, len(config.topics))
         stats.count(bucket, "proven", len(config.topics))
         tasks.extend((topic, task) for topic in config.topics)
     rows: list[dict[str, Any]] = []
@@ -385,9 +390,8 @@ def build_qmfol(config: QmfolConfig, progress: bool = False, workers: int = 1, m
                 rows.append(make_row(topic, task, template_english(topic, task)))
             except EnglishError as exc:
                 stats.drop(f"d{task.depth}_w{task.width}", f"English: {exc}"[:120])
-    for row in rows:
-        stats.count("label", row["label"])
-        stats.count("topic", row["topic"])
+    for column in ("label", "construction", "topic"):
+        stats.notes[f"{column}s"] = dict(sorted(Counter(str(r[column]) for r in rows).items()))
     stats.notes["requested"] = config.size()
     stats.notes["tasks"] = len(rows)
     stats.notes["logical_tasks"] = len({(r["depth"], r["width"], r["seed"], r["label"], r["distractors"]) for r in rows})

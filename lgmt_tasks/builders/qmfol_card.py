@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 from lgmt_tasks import __version__
-from lgmt_tasks.builders.qmfol import PAPER_DEPTHS, PAPER_DISTRACTORS, PAPER_WIDTHS, QmfolBuild, QmfolConfig
+from lgmt_tasks.builders.qmfol import PAPER_DEPTHS, PAPER_DISTRACTORS, PAPER_WIDTHS, QmfolBuild, QmfolConfig, stats_events
 from lgmt_tasks.hub.repo import CardSpec, write_dataset_repo
 
 CITATION = """@article{zheng2026qmfol,
@@ -111,7 +111,7 @@ Version {__version__}; {grid}: {stats.notes.get("tasks", 0)} tasks of {stats.not
 
 ### Build statistics
 
-{stats.to_markdown(["requested", "proven"])}
+{stats.to_markdown(stats_events(stats))}
 
 ## Columns
 

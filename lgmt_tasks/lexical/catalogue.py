@@ -236,7 +236,7 @@ def resolve_mrs(spec: str | int | Sequence[str | int]) -> tuple[str, ...]:
         alias = MR_ALIASES.get(item.lower())
         wanted.update(alias if alias is not None else (normalise_mr(item),))
     if not wanted:
-        raise ValueError(f"mr={spec!r}: select at least one relation (ids or {', '.join(MR_ALIASES)})")
+        raise ValueError(f"mr={spec!r}: select at least one relation (ids such as MR-1, or {', '.join(MR_ALIASES)})")
     return tuple(mr for mr in LEXICAL_RELATIONS if mr in wanted)
 
 

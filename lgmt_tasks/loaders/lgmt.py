@@ -58,7 +58,7 @@ def load_lgmt_rows(
         rows = load_dataset_repo(dataset, revision=revision)
         origin = f"dataset {dataset!r}"
     else:
-        from lgmt_tasks.builders.lgmt import LgmtConfig, build_lgmt
+        from lgmt_tasks.builders.lgmt import BUILD_REVISION, LgmtConfig, build_lgmt
         from lgmt_tasks.builders.lgmt_card import write_lgmt_repo
 
         config = LgmtConfig(source=source, source_path=_absolute(source_path), mrs=mrs, per_mr=per_mr, seed=seed,
@@ -66,7 +66,8 @@ def load_lgmt_rows(
         if translator == "model":
             raise ValueError("translator='model' needs a model: build with `lgmt build lgmt --translator model "
                              "--translator-model M` and pass the folder as -T dataset=...")
-        folder = cached_repo("lgmt", config.key(), lambda out: write_lgmt_repo(build_lgmt(config), out))
+        key = {"build_revision": BUILD_REVISION, **config.key()}
+        folder = cached_repo("lgmt", key, lambda out: write_lgmt_repo(build_lgmt(config), out))
         rows = load_dataset_repo(folder)
         origin = f"build {config.key()}"
     wanted = set(mrs)

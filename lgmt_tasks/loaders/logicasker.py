@@ -73,7 +73,14 @@ def load_logicasker_rows(
         rows = load_dataset_repo(folder)
         origin = f"build {config.key()}"
     names = {s.name for s in skills}
-    rows = rows.filter(lambda r: r["rule"] in names and (lengths is None or r["length"] in lengths))
+    # `select` by index, not `filter` with a closure: `datasets` caches `filter` results by a fingerprint that does
+    # not reliably tell two selections apart, and could serve another selection's rows.
+    keep = [
+        i
+        for i, (rule_name, n) in enumerate(zip(rows["rule"], rows["length"], strict=True))
+        if rule_name in names and (lengths is None or n in lengths)
+    ]
+    rows = rows.select(keep)
     if len(rows) == 0:
         raise ValueError(f"no LogicAsker tests for {len(names)} selected rule(s) at lengths {lengths} in {origin}")
     return rows

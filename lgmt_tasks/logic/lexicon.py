@@ -574,11 +574,15 @@ def _local_problem(
         problem = _template_problem(template, arity)
         if problem:
             return f"predicate {name}/{arity} ({template_pattern(template)!r}): {problem}"
-    names = set()
+    names: set[str] = set()
+    phrases: dict[tuple[str, ...], str] = {}
     for name, words in constants:
         if name in names:
             return f"constant {name!r} is listed twice"
+        if tuple(words) in phrases:
+            return f"constants {phrases[tuple(words)]!r} and {name!r} have the same phrase"
         names.add(name)
+        phrases[tuple(words)] = name
         problem = _phrase_problem(words)
         if problem:
             return f"constant {name!r} ({' '.join(words)!r}): {problem}"
@@ -687,7 +691,8 @@ def _find_conflict(templates: Sequence[tuple[PredicateKey, Template]], trie: _Tr
 
     # Two slots that start together: the runs inside the trie stay identical until one closes while the other
     # goes on (one constant is a prefix of another), or, on the first word only, they part on case ("Alice" vs
-    # "alice"). `parting[first]` lists those moments as (p, q): -1 = closed, else the trie node still inside.
+    # "alice"). `parting[first]` lists those moments as (p, q): -1 = closed, else the trie node still inside;
+    # (-2, -2) = both closed on different constants that read alike (two runs, one resulting pair of cursors).
     parting: dict[bool, list[tuple[int, int]]] = {}
     for first in (True, False):
         found: list[tuple[int, int]] = []
@@ -702,19 +707,30 @@ def _find_conflict(templates: Sequence[tuple[PredicateKey, Template]], trie: _Tr
                 found.append((a, -1))
             if a == b:
                 frontier.extend((child, child) for child in kids[a].values())
-            elif kids[a] and kids[b]:
+                continue
+            if kids[a] and kids[b]:
                 found.append((a, b))
+            if ends[a] is not None and ends[b] is not None:
+                found.append((-2, -2))
         parting[first] = found
 
-    def together(p: Cursor, q: Cursor, first: bool) -> list[Pair]:
-        out = [((p[0], p[1] + 1, -1), (q[0], q[1] + 1, -1))]  # the same variable or constant fills both
+    def together(p: Cursor, q: Cursor, first: bool) -> list[tuple[Pair, bool]]:
+        closed = ((p[0], p[1] + 1, -1), (q[0], q[1] + 1, -1))
+        out = [(closed, False)]  # the same variable or constant fills both slots
         for a, b in parting[first]:
+            if a == -2:
+                out.append((closed, True))
+                continue
             np_ = (p[0], p[1] + 1, -1) if a == -1 else (p[0], p[1], a)
             nq = (q[0], q[1] + 1, -1) if b == -1 else (q[0], q[1], b)
-            out.append((np_, nq))
+            out.append(((np_, nq), False))
         return out
 
-    def successors(p: Cursor, q: Cursor, first: bool) -> list[Pair]:
+    def successors(p: Cursor, q: Cursor, first: bool) -> list[tuple[Pair, bool]]:
+        """Pairs of runs after both read one more word (or one more term, when two slots start together).
+
+        The flag is True when the two runs differ although the resulting cursors may coincide.
+        """
         ip, iq = item(p), item(q)
         if isinstance(ip, int) and isinstance(iq, int) and p[2] == -1 and q[2] == -1:
             return together(p, q, first)
@@ -726,18 +742,22 @@ def _find_conflict(templates: Sequence[tuple[PredicateKey, Template]], trie: _Tr
             words = kids[p[2]].keys() & kids[q[2]].keys()
         else:
             words = kids[p[2]].keys() if p[2] >= 0 else kids[q[2]].keys()
-        return [(np_, nq) for w in words for np_ in advance(p, w, first) for nq in advance(q, w, first)]
+        return [((np_, nq), False) for w in words for np_ in advance(p, w, first) for nq in advance(q, w, first)]
 
-    def norm(pair: Pair) -> Pair:
+    # A state is a pair of runs: two cursors and whether the runs already differ (which matters only when
+    # the cursors are equal: different cursors always mean different runs).
+    State: TypeAlias = tuple[Cursor, Cursor, bool]
+
+    seen: set[State] = set()
+    queue: deque[State] = deque()
+    parents: dict[State, list[State]] = defaultdict(list)
+
+    def push(pair: Pair, parent: State | None, differ: bool) -> None:
         p, q = pair
-        return (p, q) if p <= q else (q, p)
-
-    seen: set[Pair] = set()
-    queue: deque[Pair] = deque()
-    parents: dict[Pair, list[Pair]] = defaultdict(list)
-
-    def push(child: Pair, parent: Pair | None) -> None:
-        child = norm(child)
+        if p != q:
+            child: State = (p, q, False) if p <= q else (q, p, False)
+        else:
+            child = (p, q, differ or (parent is not None and parent[2]))
         if parent is not None:
             parents[child].append(parent)
         if child not in seen:
@@ -747,26 +767,26 @@ def _find_conflict(templates: Sequence[tuple[PredicateKey, Template]], trie: _Tr
     starts = [(t, 0, -1) for t in range(len(templates))]
     for a in range(len(starts)):
         for b in range(a, len(starts)):
-            for child in successors(starts[a], starts[b], True):
-                push(child, None)
+            for child, differ in successors(starts[a], starts[b], True):
+                push(child, None, differ)
 
-    order: list[Pair] = []
-    finals: list[Pair] = []
+    order: list[State] = []
+    finals: list[State] = []
     while queue:
-        pair = queue.popleft()
-        order.append(pair)
-        p, q = pair
+        state = queue.popleft()
+        order.append(state)
+        p, q, _ = state
         pf, qf = item(p) is None, item(q) is None
         if pf and qf:
-            finals.append(pair)
+            finals.append(state)
             continue
         if pf or qf:
             ended, going = (p, q) if pf else (q, p)
             if any(w in FOLLOWERS and advance(going, w, False) for w in words_after(going)):
                 return _Conflict(templates[ended[0]][0], templates[going[0]][0], "prefix")
             continue
-        for child in successors(p, q, False):
-            push(child, pair)
+        for child, differ in successors(p, q, False):
+            push(child, state, differ)
 
     alive = set(finals)
     stack = list(finals)
@@ -775,8 +795,9 @@ def _find_conflict(templates: Sequence[tuple[PredicateKey, Template]], trie: _Tr
             if parent not in alive:
                 alive.add(parent)
                 stack.append(parent)
-    for p, q in order:
-        if p != q and (p, q) in alive:
+    for state in order:
+        p, q, differ = state
+        if (p != q or differ) and state in alive:
             return _Conflict(templates[p[0]][0], templates[q[0]][0], "ambiguous")
     return None
 

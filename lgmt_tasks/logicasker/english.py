@@ -21,7 +21,8 @@ in the paper's examples ("For all x, x will drive a car or x will play tennis").
 - `A ∧ B` "A and B", `A ∨ B` "A or B", `A → B` "if A, then B", `A ↔ B` "A if and only if B";
 - as an operand of another connective, a conjunction reads "both A and B", a disjunction "either A or B" and a
   conditional "B if A", and a compound left operand is followed by a comma ("either A or B, or C"), so that the
-  grouping of associative and distributive laws survives in English;
+  grouping of associative and distributive laws survives in English; a nest of one connective inside another
+  connective reads "all of A, B, and C" / "at least one of A, B, or C" (its grouping does not matter there);
 - `∀x A` "for all x, A"; `∃x A` "there is at least one x for which A";
 - negation: of an atom, the negated template ("Mary is not cooking"); `¬(A ∧ B)` "the claim that A and the claim
   that B cannot both be true"; `¬(A ∨ B)` "neither A nor B"; `¬∃x A` "there is no x for which A"; anything else
@@ -273,6 +274,14 @@ def _compound(f: Formula) -> bool:
     return isinstance(f, (And, Or, Implies, Iff, Forall, Exists))
 
 
+def _chain(f: And | Or) -> list[Formula]:
+    """The operands of a nest of one connective (`(A ∧ B) ∧ C` → A, B, C); other connectives stay whole."""
+    out: list[Formula] = []
+    for arg in f.args:
+        out.extend(_chain(arg) if type(arg) is type(f) else [arg])  # type: ignore[arg-type]
+    return out
+
+
 class _Speaker:
     def __init__(self, wording: Wording) -> None:
         self.w = wording
@@ -336,7 +345,13 @@ class _Speaker:
     def operand(self, f: Formula, form: Form) -> str:
         """An operand of a binary connective, with its grouping made explicit."""
         if isinstance(f, And | Or) and len(f.args) == 2:
-            opener, word = ("both", "and") if isinstance(f, And) else ("either", "or")
+            parts = _chain(f)
+            word = "and" if isinstance(f, And) else "or"
+            if len(parts) > 2:  # (A ∧ B) ∧ C inside another connective: "all of A, B, and C"
+                opener = "all of" if isinstance(f, And) else "at least one of"
+                said = [self.operand(p, form) for p in parts]
+                return f"{opener} {', '.join(said[:-1])}, {word} {said[-1]}"
+            opener = "both" if isinstance(f, And) else "either"
             left, right = f.args
             return f"{opener} {self.operand(left, form)}{self.comma(left)} {word} {self.operand(right, form)}"
         if isinstance(f, Implies):

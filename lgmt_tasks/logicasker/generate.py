@@ -56,6 +56,7 @@ from lgmt_tasks.logic.syntax import (
     Var,
     children,
     free_vars,
+    subformulas,
     substitute,
     with_children,
 )
@@ -154,14 +155,17 @@ class Symbols:
     constants: list[str] = field(default_factory=list)
 
     def atom(self) -> str:
+        """A fresh proposition (0-ary atom)."""
         self.atoms.append(f"A{len(self.atoms) + 1}")
         return self.atoms[-1]
 
     def predicate(self) -> str:
+        """A fresh unary predicate."""
         self.predicates.append(f"P{len(self.predicates) + 1}")
         return self.predicates[-1]
 
     def constant(self) -> str:
+        """A fresh constant."""
         self.constants.append(f"c{len(self.constants) + 1}")
         return self.constants[-1]
 
@@ -354,9 +358,7 @@ def _flat(f: Formula) -> bool:
     return _binary_depth(f) <= 1 and not _double_negation(f)
 
 
-def _propositional_supports(
-    target: Formula, fresh: Callable[[Symbols], Formula], quantified_ok: bool
-) -> list[tuple[str, Form, dict[str, Formula]]]:
+def _propositional_supports(target: Formula, quantified_ok: bool) -> list[tuple[str, Form, dict[str, Formula]]]:
     """Support forms whose conclusion matches `target`, with the binding (letters left open are fresh later)."""
     found = []
     for form in _support_forms():
@@ -391,12 +393,12 @@ def _supports(target: Formula, logic: str, fallback: bool) -> list[_Support]:
     out: list[_Support] = []
     if isinstance(target, Forall | Exists) and not free_vars(target):
         var, body = target.var, target.body
-        if not any(isinstance(g, Forall | Exists) for g in _walk(body)) and free_vars(body) == {var}:
+        if not any(isinstance(g, Forall | Exists) for _, g in subformulas(body)) and free_vars(body) == {var}:
 
             def fresh_pred(sym: Symbols, var: str = var) -> Formula:
                 return Atom(sym.predicate(), (Var(var),))
 
-            for name, form, binding in _propositional_supports(body, fresh_pred, quantified_ok=False):
+            for name, form, binding in _propositional_supports(body, quantified_ok=False):
                 out.append(
                     _Support(
                         f"{'universal' if isinstance(target, Forall) else 'existential'} {name}",
@@ -416,21 +418,13 @@ def _supports(target: Formula, logic: str, fallback: bool) -> list[_Support]:
         def fresh_unit(sym: Symbols) -> Formula:
             return Atom(sym.predicate(), (Const(consts[0]),)) if consts else Atom(sym.atom())
 
-        quantified_ok = True
-        for name, form, binding in _propositional_supports(target, fresh_unit, quantified_ok):
+        for name, form, binding in _propositional_supports(target, quantified_ok=True):
             out.append(_Support(name, _top_level(form, binding, fresh_unit)))
         if fallback and not _is_literal(target):
             for form in _support_forms():
                 if form.name in FALLBACK_RULES and isinstance(form.conclusion, Atom):
                     binding = {form.conclusion.pred: target}
                     out.append(_Support(form.name, _top_level(form, binding, fresh_unit), unit=target))
-    return out
-
-
-def _walk(f: Formula) -> list[Formula]:
-    out = [f]
-    for c in children(f):
-        out.extend(_walk(c))
     return out
 
 
@@ -530,7 +524,7 @@ def _readable(f: Formula, unit: Formula | None) -> bool:
     A quantified left operand of ↔ is refused: "for all x, A, if and only if B" has two readings that are not
     equivalent (with ∧, ∨ and → the English readings coincide, see `english`).
     """
-    if any(isinstance(g, Iff) and isinstance(g.left, Forall | Exists) for g in _walk(f)):
+    if any(isinstance(g, Iff) and isinstance(g.left, Forall | Exists) for _, g in subformulas(f)):
         return False
     if unit is not None:
         f = _replace(f, unit, _UNIT)

@@ -48,6 +48,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 from lgmt_tasks.ids import derived_seed
@@ -175,6 +176,38 @@ class Rule:
         if self.quantifier == "exists":
             return Exists(VARIABLE, left)
         return Forall(VARIABLE, Implies(left, junction([n.at(x) for n in self.rhs], self.rhs_junction)))
+
+
+def _node_of(literal: Formula) -> Node:
+    positive = not isinstance(literal, Not)
+    atom = literal.body if isinstance(literal, Not) else literal
+    if not (isinstance(atom, Atom) and len(atom.args) == 1 and atom.args[0] == Var(VARIABLE)
+            and atom.pred.startswith("P") and atom.pred[1:].isdigit()):
+        raise ValueError(f"not a predicate node of {VARIABLE}: {literal!r}")
+    return Node(int(atom.pred[1:]), positive)
+
+
+def _side_of(f: Formula) -> tuple[tuple[Node, ...], Junction]:
+    if isinstance(f, And):
+        return tuple(_node_of(a) for a in f.args), "and"
+    if isinstance(f, Or):
+        return tuple(_node_of(a) for a in f.args), "or"
+    return (_node_of(f),), "and"
+
+
+def rule_of(f: Formula) -> Rule:
+    """The rule a formula states (the inverse of `Rule.formula`), to measure rule sets read from a dataset.
+
+    Raises:
+        ValueError: If `f` is not ∀x (A → B) or ∃x A over predicate nodes of `x`.
+    """
+    if isinstance(f, Exists) and f.var == VARIABLE:
+        nodes, kind = _side_of(f.body)
+        return Rule(nodes, (), kind, quantifier="exists")
+    if isinstance(f, Forall) and f.var == VARIABLE and isinstance(f.body, Implies):
+        (lhs, lk), (rhs, rk) = _side_of(f.body.left), _side_of(f.body.right)
+        return Rule(lhs, rhs, lk, rk if len(rhs) > 1 else "or")
+    raise ValueError(f"not a QMFOL rule: {f!r}")
 
 
 def _new_node(pred: int, rng: random.Random) -> Node:
@@ -434,17 +467,17 @@ class LogicTask:
     conclusion: Formula
     order: tuple[int, ...]
 
-    @property
+    @cached_property
     def premises(self) -> tuple[Formula, ...]:
         """Every premise in canonical order: basic rules, distractors, facts."""
         return (*(r.formula() for r in self.rules), *(r.formula() for r in self.distractors), *self.facts)
 
-    @property
+    @cached_property
     def basic_premises(self) -> tuple[Formula, ...]:
         """The premises of the basic task (no distractors)."""
         return (*(r.formula() for r in self.rules), *self.facts)
 
-    @property
+    @cached_property
     def presented(self) -> tuple[Formula, ...]:
         """The premises in presentation (shuffled) order."""
         premises = self.premises

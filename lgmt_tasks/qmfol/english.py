@@ -27,7 +27,7 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 
 from lgmt_tasks.ids import derived_seed
@@ -185,17 +185,25 @@ class QmfolLexicon:
         """How a rule names the variable: "the food item"."""
         return f"the {self.entity}"
 
+    @cached_property
+    def _phrases(self) -> dict[str, Phrase]:
+        return dict(self.predicates)
+
+    @cached_property
+    def _names(self) -> dict[str, str]:
+        return dict(self.constants)
+
     def phrase(self, predicate: str) -> Phrase:
         """The phrase of a predicate (`EnglishError` if it has none)."""
         try:
-            return dict(self.predicates)[predicate]
+            return self._phrases[predicate]
         except KeyError:
             raise EnglishError(f"predicate {predicate} has no phrase in this lexicon") from None
 
     def name(self, constant: str) -> str:
         """The object name of a constant (`EnglishError` if it has none)."""
         try:
-            return dict(self.constants)[constant]
+            return self._names[constant]
         except KeyError:
             raise EnglishError(f"constant {constant} has no name in this lexicon") from None
 
@@ -204,6 +212,7 @@ class QmfolLexicon:
         lines = [f"{pred}(x): x {p.phrase}" for pred, p in sorted(self.predicates, key=lambda kv: _pred_key(kv[0]))]
         return lines + [f"{c}: {n}" for c, n in self.constants]
 
+    @cached_property
     def vp_index(self) -> dict[str, tuple[str, bool]]:
         """Every verb phrase → (predicate, positive)."""
         out: dict[str, tuple[str, bool]] = {}
@@ -432,7 +441,7 @@ def read(text: str, lx: QmfolLexicon) -> Formula:
         raise EnglishError(f"a sentence ends with a period: {text!r}")
     body = text[:-1]
     folded = _fold_first(body)
-    index = lx.vp_index()
+    index = lx.vp_index
     x = Var(VARIABLE)
     opening = f"for every {lx.entity}, if "
     if folded.startswith(opening):

@@ -110,3 +110,9 @@ def test_folio_source_build_skips_and_counts():
     dropped = build.stats.dropped["source"]
     assert dropped["gold label disagrees with prover"] > 0  # FOLIO's annotation errors are reported, not shipped
     assert sum(dropped.values()) > 0
+
+
+def test_rows_are_mixed_across_relations(small_build):
+    """`--limit N` takes the first N rows: they must not all come from one relation."""
+    first = small_build.dataset["mr"][:10]
+    assert len(set(first)) >= 5

@@ -26,6 +26,7 @@ from lgmt_tasks.builders.divlogiceval_logic import (
     potential_answers,
     sample_content,
     selection_weights,
+    shape,
     split_answers,
     tt_entails,
 )
@@ -179,6 +180,13 @@ def test_rows_are_well_formed(default_build):
         assert row["n"] == 3 and row["seed"] == 0 and row["pool"] == "builtin"
 
 
+def test_no_option_stands_out_by_its_form(default_build):
+    for row in default_build.dataset:
+        shapes = [shape(parse(o)) for o in row["options_logic"]]
+        answer = shapes.pop(row["answer"])
+        assert answer in shapes, row["id"]  # some distractor has the answer's kind and polarity
+
+
 def test_build_statistics_are_consistent(default_build):
     stats = default_build.stats
     for question_type in QUESTION_TYPES:
@@ -259,7 +267,7 @@ def test_user_pool_from_a_text_file(tmp_path: Path):
     lines += ["Sam plays chess every day.\tSam never plays chess.", "", "Why?"]
     pool.write_text("\n".join(lines), encoding="utf-8")
     built = build_divlogiceval(DivLogicEvalConfig(per_type=1, pool=str(pool)))
-    assert built.stats.counts["pool"]["sentences"] == 11
+    assert built.stats.notes["pool_sentences"] == 11
     assert built.stats.dropped["pool"] == {"a question": 1, "empty": 1}
     sentences = {v["sentence"] for row in built.dataset for v in row["variables"]}
     assert sentences <= {*lines[:10], "Sam plays chess every day."}
@@ -272,3 +280,22 @@ def test_too_small_a_pool_is_refused(tmp_path: Path):
     pool.write_text("The cup is on the table.\nThe pen is red.\n", encoding="utf-8")
     with pytest.raises(ValueError, match="2 usable sentences"):
         build_divlogiceval(DivLogicEvalConfig(per_type=1, pool=str(pool)))
+
+
+# ------------------------------------------------------------------------------ the README fragment stays true
+
+README = Path(__file__).parents[2] / "docs/readme/divlogiceval.md"
+
+
+def test_readme_example_prompt_and_statistics_match_the_default_build(default_build):
+    from lgmt_tasks.solvers.divlogiceval import rotation_prompts
+
+    text = README.read_text(encoding="utf-8")
+    example = text.split("Example prompt", 1)[1].split("```\n", 2)[1].removesuffix("\n")
+    prompts = [rotation_prompts(row)[0] for row in default_build.dataset]
+    assert example in prompts
+    stats = default_build.stats
+    for question_type in QUESTION_TYPES:
+        counts = stats.counts[question_type]
+        dropped = stats.total_dropped(question_type)
+        assert f"| {question_type} | {counts['drawn']} | {counts['rows']} | {dropped} (" in text, question_type

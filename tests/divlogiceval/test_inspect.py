@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from lgmt_tasks.solvers.group import RESPONSES_KEY
 from lgmt_tasks.hub.repo import load_dataset_repo
 from lgmt_tasks.tasks.divlogiceval import divlogiceval, record_to_sample
 
-OPTIONS = ["The cat sleeps.", "It rains.", "Maria sings.", "The bus is late."]
+OPTIONS = ["The cat sleeps.", "It rains.", "Maria sings.", "A bus is late."]
 
 # ------------------------------------------------------------------------------------------------------ prompts
 
@@ -30,7 +31,7 @@ def test_prompt_is_appendix_i():
     assert prompt == (
         "You need to answer in the form of 'Answer: <A/B/C/D>' without explanation.\n"
         "Some content.\nWhich follows?\n"
-        "A. The cat sleeps.\nB. It rains.\nC. Maria sings.\nD. The bus is late."
+        "A. The cat sleeps.\nB. It rains.\nC. Maria sings.\nD. A bus is late."
     )
 
 
@@ -41,7 +42,7 @@ def test_rotations_are_circular_and_shots_are_solved_examples():
     shot = {"content": "Shot content.", "question": "Shot?", "options": OPTIONS, "answer": 1}
     with_shots = rotation_prompts(row, [shot, shot, shot])[0]
     assert with_shots.startswith(INSTRUCTION + "\n\nShot content.")
-    assert with_shots.count("Answer: B\n\n") == 3 and with_shots.endswith("D. The bus is late.")
+    assert with_shots.count("Answer: B\n\n") == 3 and with_shots.endswith("D. A bus is late.")
 
 
 # ------------------------------------------------------------------------------------------------------ reading
@@ -57,7 +58,9 @@ def test_rotations_are_circular_and_shots_are_solved_examples():
         ("Maria sings.", 2, "option_text"),
         ("Answer: it rains", 1, "option_text"),
         ("C. Maria sings", 2, "option_text"),
-        ("I think so.\n**The bus is late**", 3, "option_text"),
+        ("I think so.\n**A bus is late**", 3, "option_text"),
+        ("Answer: A bus is late.", 3, "option_text"),  # not the letter A: the text of option D
+        ("Answer: A", 0, "lenient"),
         ("A. Maria sings.", None, "unparsed"),  # letter and text disagree
         ("It rains and Maria sings.", None, "unparsed"),  # containment is not an answer
         ("Answer: A or B", None, "unparsed"),
@@ -113,6 +116,15 @@ async def test_scorer_unit():
 def test_task_parameters_are_checked(params, message, small_repo):
     with pytest.raises(ValueError, match=message.replace("(", r"\(")):
         divlogiceval(dataset=str(small_repo), **params)
+
+
+def test_readme_documents_every_task_parameter():
+    import inspect as pyinspect
+
+    readme = (Path(__file__).parents[2] / "docs/readme/divlogiceval.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"^\| `(\w+)`(?:, `(\w+)`)? \|", readme, flags=re.MULTILINE))
+    names = {name for pair in documented for name in pair if name}
+    assert set(pyinspect.signature(divlogiceval).parameters) <= names
 
 
 def test_record_to_sample(small_repo):

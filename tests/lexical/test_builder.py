@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
+from inspect_ai.model import ChatMessage, ModelAPI, ModelOutput, ModelUsage, get_model, modelapi
 
 from lgmt_tasks.builders.lexical import FEATURES, LexicalConfig, build_lexical
 from lgmt_tasks.builders.lexical_card import build_command, write_lexical_repo
@@ -181,3 +181,53 @@ def test_the_loader_refuses_an_empty_selection(built, tmp_path):
     assert {r["part"] for r in load_lexical_rows(("MR-1", "MR-49"), ("both",), dataset=str(out))} == {"both", "none"}
     with pytest.raises(ValueError, match=r"no lexical groups for relations \['MR-19'\] and parts \['conclusion'\]"):
         load_lexical_rows(("MR-19",), ("conclusion",), dataset=str(out))
+
+
+# ------------------------------------------------------------------------------------------------------ the CLI
+
+
+def test_cli_builds_function_relations(tmp_path):
+    from click.testing import CliRunner
+
+    from lgmt_tasks.cli import main
+
+    out = tmp_path / "lexical"
+    args = ["build", "lexical", "--mr", "MR-126,MR-49", "--part", "premises", "--per-mr", "2"]
+    result = CliRunner().invoke(main, [*args, "--generated-cases", str(CASES), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "4 groups from" in result.output and "| MR-126/premises |" in result.output
+    rows = load_dataset_repo(out)
+    assert sorted({(r["mr"], r["part"]) for r in rows}) == [("MR-126", "premises"), ("MR-49", "none")]
+
+
+@modelapi(name="lexicaltest")
+def lexicaltest() -> type[ModelAPI]:
+    """A provider the CLI can name (`lexicaltest/echo`): prefixes each sentence with "Reportedly, "."""
+
+    class Echo(ModelAPI):
+        async def generate(self, input: list[ChatMessage], tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
+            text = input[-1].text.split('"')[1]
+            out = ModelOutput.from_content(model="echo", content=f"Reportedly, {text[0].lower()}{text[1:]}")
+            out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+            return out
+
+    return Echo
+
+
+def test_cli_builds_llm_relations_with_a_transformer(tmp_path):
+    from click.testing import CliRunner
+
+    from lgmt_tasks.cli import main
+
+    out = tmp_path / "llm"
+    args = ["build", "lexical", "--mr", "MR-8", "--part", "conclusion", "--per-mr", "2", "--out", str(out)]
+    refused = CliRunner().invoke(main, [*args, "--generated-cases", str(CASES)])
+    assert refused.exit_code != 0 and "MR-8 are LLM-based: pass --transformer-model" in refused.output
+    transformer = ["--transformer-model", "lexicaltest/echo"]
+    result = CliRunner().invoke(main, [*args, "--generated-cases", str(CASES), *transformer])
+    assert result.exit_code == 0, result.output
+    rows = list(load_dataset_repo(out))
+    assert len(rows) == 2 and {r["transformer"] for r in rows} == {"lexicaltest/echo"}
+    for row in rows:
+        assert not row["pending"] and row["followup_conclusion"].startswith("Reportedly, ")
+    assert "--transformer-model lexicaltest/echo" in (out / "README.md").read_text()

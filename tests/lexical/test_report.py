@@ -146,7 +146,7 @@ def test_flakiness_needs_epochs(label_run):
 def test_report_markdown(lgmt_log, label_run, flaky_log):
     text = lexical_report(label_run[0], lgmt_log)
     assert text.startswith("## Logic-grounded vs lexical relations: mockllm/model")
-    assert "| logic-grounded | MR-E1.2 |" in text and "| lexical  | MR-152   |" in text
+    assert "| logic-grounded | MR-E1.2    |" in text and "| lexical        | MR-152     |" in text
     assert "Noise floor (MR-49, the same question twice): MVR 0.000." in text
     flaky = lexical_report(flaky_log)
     assert "No MR-49 groups" in flaky and "### Flakiness over 3 epochs" in flaky

@@ -95,3 +95,14 @@ def test_the_registry_lists_the_task():
     import lgmt_tasks._registry as registry
 
     assert "lexical" in registry.__all__
+
+
+def test_the_readme_documents_every_task_parameter():
+    import inspect
+    import re
+    from pathlib import Path
+
+    readme = Path(__file__).parents[2] / "docs" / "readme" / "lexical.md"
+    table = readme.read_text(encoding="utf-8").split("| `-T` parameter |", 1)[1].split("\n\n", 1)[0]
+    documented = {name for cell in re.findall(r"^\| ([^|]+) \|", table, re.M) for name in re.findall(r"`(\w+)`", cell)}
+    assert documented == set(inspect.signature(lexical).parameters)

@@ -450,3 +450,75 @@ def test_roundtrip_with_colliding_vocabularies(f: Formula) -> None:
         for i in range(len(consts)):
             args = tuple(Const(consts[(i + k) % len(consts)]) for k in range(arity))
             roundtrip(Atom(name, args), lx)
+
+
+# --------------------------------------------------------------------------- the lexicon's check against brute force
+
+
+def _atom_texts(templates: list, constants: list) -> list[tuple[tuple, tuple[str, ...]]]:
+    """Every atom skeleton (slots filled with constants or one variable marker) with its folded words."""
+    import itertools
+
+    fillers = [(("c", name), words) for name, words in constants] + [(("v",), ("\x00var",))]
+    out = []
+    for key, template in templates:
+        slots = sorted(i for i in template if isinstance(i, int))
+        for combo in itertools.product(fillers, repeat=len(slots)):
+            words: list[str] = []
+            for item in template:
+                words += [item] if isinstance(item, str) else list(combo[item][1])
+            words[0] = fold(words[0])
+            out.append(((key, tuple(c[0] for c in combo)), tuple(words)))
+    return out
+
+
+def _brute_force_ok(templates: list, constants: list) -> bool:
+    from lgmt_tasks.logic.lexicon import FOLLOWERS
+
+    texts = _atom_texts(templates, constants)
+    by_text: dict[tuple[str, ...], object] = {}
+    for atom, words in texts:
+        if by_text.setdefault(words, atom) != atom:
+            return False
+    for _, w1 in texts:
+        for _, w2 in texts:
+            if len(w2) > len(w1) and w2[: len(w1)] == w1 and w2[len(w1)] in FOLLOWERS:
+                return False
+    return True
+
+
+TEMPLATE_WORDS = ["is", "happy", "of", "park", "and", ",", "Park", "big"]
+@st.composite
+def template_st(draw: st.DrawFn) -> tuple:
+    """A valid template: optional leading words, then slots separated by at least one word."""
+    words = st.lists(st.sampled_from(TEMPLATE_WORDS), min_size=1, max_size=2)
+    arity = draw(st.integers(min_value=0, max_value=3))
+    items: list = list(draw(words)) if arity == 0 or draw(st.booleans()) else []
+    if items and items[0] in {",", "and"}:
+        items[0] = "big"
+    for slot in range(arity):
+        items += [slot, *draw(words)] if slot < arity - 1 or draw(st.booleans()) else [slot]
+    if len(items) == 1:
+        items.append("is")
+    return tuple(items)
+
+
+templates_st = st.lists(template_st(), min_size=1, max_size=4)
+phrases_st = st.lists(
+    st.lists(st.sampled_from(["park", "Park", "big", "happy", "is", "of", "lawton", "tom", "and"]), min_size=1, max_size=3),
+    min_size=0,
+    max_size=4,
+    unique_by=tuple,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(templates_st, phrases_st)
+def test_ambiguity_check_agrees_with_brute_force(templates: list, phrases: list) -> None:
+    from lgmt_tasks.logic.lexicon import _find_conflict, _Trie
+
+    keyed = [((f"P{i}", sum(isinstance(x, int) for x in t)), t) for i, t in enumerate(templates)]
+    keyed.append((("=", 2), EQ_TEMPLATE))
+    constants = [(f"c{i}", tuple(words)) for i, words in enumerate(phrases)]
+    expected = _brute_force_ok(keyed, constants)
+    assert (_find_conflict(keyed, _Trie.build(constants)) is None) == expected

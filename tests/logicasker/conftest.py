@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from lgmt_tasks.builders.logicasker import LogicAskerBuild, LogicAskerConfig, build_logicasker
 from lgmt_tasks.builders.logicasker_card import write_logicasker_repo
 

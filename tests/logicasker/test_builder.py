@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 from click.testing import CliRunner
+
 from lgmt_tasks.builders.logicasker import (
     LogicAskerConfig,
     build_logicasker,
@@ -22,7 +23,6 @@ from lgmt_tasks.logic.prover import entails, satisfiable
 from lgmt_tasks.logicasker.catalogue import answer_of, catalogue, get_skill
 from lgmt_tasks.logicasker.english import question
 from lgmt_tasks.logicasker.generate import Rejected, generate, negate, unrelated
-
 from tests.logicasker.conftest import SMALL_RULES
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from lgmt_tasks.logic.prover import entails, satisfiable
 from lgmt_tasks.logicasker.catalogue import (
     CATEGORIES,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from lgmt_tasks.logic.parse import is_identifier, parse
 from lgmt_tasks.logicasker.english import (
     EnglishError,
@@ -77,6 +78,15 @@ def test_tenses_and_negation(phrase, expected):
             "Both it is snowing and it is sunny, or both it is snowing and Mary is cooking.",
         ),
         ("(snowing → sunny) ∧ (sunny → snowing)", "It will be sunny if it snows, and it will snow if it is sunny."),
+        # a nest of one connective inside another reads as a list
+        (
+            "sunny → ((snowing ∧ mary_cooks) ∧ Doctor(john))",
+            "If it is sunny, then all of it will snow, Mary will cook, and John is a doctor.",
+        ),
+        (
+            "sunny → (snowing ∨ (mary_cooks ∨ Doctor(john)))",
+            "If it is sunny, then at least one of it will snow, Mary will cook, or John is a doctor.",
+        ),
     ],
 )
 def test_sentences(fol, english):

@@ -8,7 +8,6 @@ from typing import Any
 
 import lgmt_tasks.task_configs as task_configs
 import pytest
-from lgmt_tasks.hub.repo import load_dataset_repo
 from lgmt_tasks.task_configs import logicasker_utils
 from lgmt_tasks.task_configs.logicasker import _generate
 from lm_eval import simple_evaluate
@@ -16,6 +15,7 @@ from lm_eval.api.instance import Instance
 from lm_eval.api.model import LM
 from lm_eval.tasks import TaskManager
 
+from lgmt_tasks.hub.repo import load_dataset_repo
 from tests.logicasker.test_task import reply_for
 
 CONFIGS = Path(task_configs.__file__).parent
@@ -50,7 +50,8 @@ class ScriptedLM(LM):
 
 
 def manager(repo: Path) -> TaskManager:
-    return TaskManager(include_path=str(CONFIGS), include_defaults=False, metadata={"dataset": str(repo)})
+    folder = str(CONFIGS / "logicasker")
+    return TaskManager(include_path=folder, include_defaults=False, metadata={"dataset": str(repo)})
 
 
 def test_tasks_are_indexed_and_the_base_config_is_current():

@@ -1,0 +1,92 @@
+"""QMFOL: monadic first-order logic reasoning with controlled depth, width, label and distractors (Zheng et al., 2026).
+
+Each sample is one task: shuffled premises (rules, distractor rules, facts) and a conclusion the model labels True,
+False or Unknown. Every label is proven by Z3; the English is read back to its formulas. The scorer reports
+accuracy, label-wise F1 and macro-F1, the answer distribution per gold label, the unparsed rate, and accuracy by
+depth × width, distractors, topic and label.
+
+Examples:
+    inspect eval lgmt_tasks/qmfol --model openai/gpt-4o-mini
+    inspect eval lgmt_tasks/qmfol --model lgmt/smollm2 -T depth=5 -T width=5 -T distractors=[0,20] --limit 24
+    inspect eval lgmt_tasks/qmfol --model openai/gpt-4o -T dataset=datasets/qmfol
+    inspect eval lgmt_tasks/qmfol --model openai/gpt-4o -T distractors=0 -T padding_tokens=600
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.solver import generate
+
+from lgmt_tasks.loaders.qmfol import Values, load_qmfol_rows
+from lgmt_tasks.scorers.qmfol import qmfol_scorer
+from lgmt_tasks.solvers.qmfol import render_prompt
+
+VERSION = "1-A"
+
+
+def record_to_sample(record: dict[str, Any], padding_tokens: int = 0) -> Sample:
+    """One QMFOL row → one Sample: the prompt as input, the proven label as target, the row in metadata.
+
+    The metadata adds the breakdown keys of the scorer: `depth_width` (`d5_w10`) and `distractor_level` (`D5`).
+    """
+    metadata = {k: v for k, v in record.items() if k != "id"}
+    metadata["depth_width"] = f"d{record['depth']}_w{record['width']}"
+    metadata["distractor_level"] = f"D{record['distractors']}"
+    metadata["padding_tokens"] = padding_tokens
+    prompt = render_prompt(list(record["premises"]), record["conclusion"], padding_tokens)
+    return Sample(id=record["id"], input=prompt, target=record["label"], metadata=metadata)
+
+
+@task
+def qmfol(
+    depth: Values = None,
+    width: Values = None,
+    distractors: Values = None,
+    topic: Values = None,
+    label: Values = None,
+    seed: int | None = None,
+    per_config: int | None = None,
+    padding_tokens: int = 0,
+    dataset: str | None = None,
+    revision: str | None = None,
+) -> Task:
+    """QMFOL tasks of a (sub-)grid, built on the fly or read from a built dataset.
+
+    Multi-valued parameters take one value (`-T depth=5`), a list (`-T depth=[5,10]`) or a string
+    (`-T depth="5,10"`). Without `dataset`, the default grid is depth 5 and 10, width 5 and 10, 0 and 10
+    distractors, all labels and topics, one seed (96 tasks); with `dataset`, the default is every row.
+
+    Args:
+        depth: Reasoning depths D (the paper: 5, 10, 15, 20).
+        width: Reasoning widths W (the paper: 5, 10, 15, 20).
+        distractors: Numbers of distractor rules (the paper: 0, 5, 10, 15, 20).
+        topic: Topics: Food, Animal, University, Mathematics.
+        label: Gold labels: True, False, Unknown.
+        seed: First task seed (default 0).
+        per_config: Seeds per configuration (the paper: 3; default 1).
+        padding_tokens: Neutral filler words appended after the premises, for the length ablation of §4.2.2; only
+            for tasks without distractors (pass `-T distractors=0`).
+        dataset: A folder written by `lgmt build qmfol`, or a Hub dataset id, to evaluate instead of building.
+        revision: Hub revision of `dataset`.
+
+    Returns:
+        The task.
+    """
+    if padding_tokens < 0:
+        raise ValueError(f"padding_tokens={padding_tokens}: must be at least 0")
+    rows = load_qmfol_rows(depth=depth, width=width, distractors=distractors, topic=topic, label=label, seed=seed,
+                           per_config=per_config, dataset=dataset, revision=revision)
+    if padding_tokens and any(n > 0 for n in rows["distractors"]):
+        raise ValueError(
+            "padding_tokens is the length control for tasks without distractors (§4.2.2): pass -T distractors=0, "
+            f"or drop padding_tokens (the selection has distractor counts {sorted(set(rows['distractors']))})"
+        )
+    return Task(
+        dataset=MemoryDataset([record_to_sample(dict(r), padding_tokens) for r in rows], name="qmfol"),
+        solver=generate(),
+        scorer=qmfol_scorer(),
+        version=VERSION,
+    )

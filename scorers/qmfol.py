@@ -1,0 +1,186 @@
+"""The QMFOL scorer and its Inspect metrics (paper §4): accuracy, label-wise F1, macro-F1, answer distribution.
+
+The scorer parses the completion with the one label parser (`parse_label`; the gold of Unknown1 and Unknown2 tasks
+is `Unknown`) and returns the flat indicator dict of `qmfol_metrics.sample_outcome`. The metrics are thin wrappers
+around the pure functions of `qmfol_metrics`, which state the definitions and denominators.
+
+What appears in the log's results (`log.results.scores[0].metrics`):
+
+- `accuracy`, `accuracy_stderr`: correct / parsed answers, and its delta-method standard error;
+- `f1_True`, `f1_False`, `f1_Unknown`, `macro_f1`: label-wise F1 and their mean (Table 2);
+- `dist_<gold>_<answer>` (nine): the answer distribution per gold label over parsed answers (Table 3);
+- `unparsed_rate`: answers the parser could not read / tasks;
+- breakdowns of accuracy: `accuracy_d<D>_w<W>` (depth × width, Figure 4), `accuracy_D<n>` (distractors, Table 5),
+  `accuracy_<Topic>` (Table 6), `accuracy_<Label>` (per gold label); and `unparsed_rate_<Label>`.
+
+Time and tokens per sample (Figure 4's overheads) are not metrics: Inspect records them per sample, and
+`lgmt_tasks.report.qmfol` reads them from the log.
+
+Epochs: every number is a ratio of sums of per-sample indicators, so Inspect's default `mean` reducer keeps them
+exact (pooled over all sample-epochs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, grouped, metric, scorer
+from inspect_ai.solver import TaskState
+from lgmt_tasks.scorers.answers import TRUTH_LABELS, parse_label
+from lgmt_tasks.scorers.qmfol_metrics import (
+    OUTCOME_KEYS,
+    Outcome,
+    accuracy,
+    answer_distribution,
+    f1_scores,
+    sample_outcome,
+    unparsed_rate,
+)
+
+UNPARSED = "unparsed"
+"""`Score.answer` when the answer could not be parsed."""
+
+BREAKDOWNS: dict[str, str] = {
+    "depth_width": "accuracy by depth × width (`d5_w10`), Figure 4",
+    "distractor_level": "accuracy by number of distractors (`D0` … `D20`), Table 5",
+    "topic": "accuracy by topic, Table 6",
+    "label": "accuracy by gold label (the recall of each label)",
+}
+"""Sample metadata keys that accuracy is broken down by, and what each breakdown is."""
+
+
+def outcomes_of(scores: Sequence[SampleScore]) -> list[Outcome]:
+    """Extract the indicator dicts of QMFOL scores, checked.
+
+    Args:
+        scores: Scores produced by `qmfol_scorer` (possibly epoch-reduced).
+
+    Returns:
+        One outcome per score with every key of `OUTCOME_KEYS` as a float.
+
+    Raises:
+        ValueError: Naming the sample, if a score is not a dict with those keys.
+    """
+    outcomes: list[Outcome] = []
+    for sample_score in scores:
+        value = sample_score.score.value
+        if not isinstance(value, Mapping) or any(not isinstance(value.get(k), int | float) for k in OUTCOME_KEYS):
+            raise ValueError(
+                f"Sample {sample_score.sample_id}: QMFOL metrics need a dict score with numeric "
+                f"{', '.join(OUTCOME_KEYS)}; got {value!r:.200}"
+            )
+        outcomes.append({key: float(value[key]) for key in OUTCOME_KEYS})  # type: ignore[arg-type]
+    return outcomes
+
+
+@metric(name="accuracy")
+def qmfol_accuracy() -> Metric:
+    """Compute accuracy: correct answers / parsed answers."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        return accuracy(outcomes_of(scores)).value
+
+    return compute
+
+
+@metric(name="accuracy_stderr")
+def qmfol_accuracy_stderr() -> Metric:
+    """Compute the standard error of accuracy (delta method over tasks)."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        return accuracy(outcomes_of(scores)).stderr
+
+    return compute
+
+
+@metric(name="f1")
+def qmfol_f1() -> Metric:
+    """Compute `f1_True`, `f1_False`, `f1_Unknown` and `macro_f1` over parsed answers."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return f1_scores(outcomes_of(scores))
+
+    return compute  # type: ignore[return-value]  # a dict of floats is a valid metric Value
+
+
+@metric(name="answer_distribution")
+def qmfol_answer_distribution() -> Metric:
+    """Compute `dist_<gold>_<answer>`: the share of each answer among parsed answers of each gold label."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return answer_distribution(outcomes_of(scores))
+
+    return compute  # type: ignore[return-value]  # a dict of floats is a valid metric Value
+
+
+@metric(name="unparsed_rate")
+def qmfol_unparsed_rate() -> Metric:
+    """Compute the share of tasks whose answer the parser could not read."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        return unparsed_rate(outcomes_of(scores)).value
+
+    return compute
+
+
+def breakdown(base: Callable[[], Metric], name: str, key: str) -> Metric:
+    """Break a metric down by a sample metadata key, named `<name>_<value>` (e.g. `accuracy_d5_w10`).
+
+    Returns:
+        An Inspect `grouped` metric without an "all" entry; a sample lacking `key` makes it raise a ValueError
+        naming the sample.
+    """
+    return grouped(base(), key, all=False, name_template=f"{name}_{{group_name}}")
+
+
+def qmfol_metrics(breakdowns: Sequence[str] = tuple(BREAKDOWNS)) -> list[Metric]:
+    """List the QMFOL metrics: headline numbers, F1s, the distribution, and the breakdowns of accuracy.
+
+    Args:
+        breakdowns: Metadata keys (of `BREAKDOWNS`) to break accuracy down by.
+
+    Returns:
+        The list to pass as `@scorer(metrics=...)` or `Task(metrics=...)`.
+    """
+    unknown = sorted(set(breakdowns) - set(BREAKDOWNS))
+    if unknown:
+        raise ValueError(f"breakdowns: unknown key(s) {unknown}; expected among {', '.join(BREAKDOWNS)}")
+    return [
+        qmfol_accuracy(),
+        qmfol_accuracy_stderr(),
+        qmfol_f1(),
+        qmfol_answer_distribution(),
+        qmfol_unparsed_rate(),
+        *(breakdown(qmfol_accuracy, "accuracy", key) for key in breakdowns),
+        breakdown(qmfol_unparsed_rate, "unparsed_rate", "label"),
+    ]
+
+
+@scorer(metrics=qmfol_metrics())
+def qmfol_scorer() -> Scorer:
+    """Score a QMFOL answer: parse the label from the completion and compare it with the gold label.
+
+    Returns:
+        A scorer whose value is the flat dict of `sample_outcome` (keys `OUTCOME_KEYS`, each 0/1), whose answer is
+        the parsed label (or `unparsed`), and whose explanation says what was read and how.
+    """
+
+    async def score(state: TaskState, target: Target) -> Score:
+        gold = target.text
+        if gold not in TRUTH_LABELS:
+            raise ValueError(f"Sample {state.sample_id}: target must be one of {', '.join(TRUTH_LABELS)}; got {gold!r}")
+        parsed = parse_label(state.output.completion)
+        outcome = sample_outcome(gold, parsed.label)
+        construction = (state.metadata or {}).get("construction", gold)
+        verdict = "not scored: unparsed" if parsed.label is None else (
+            "correct" if outcome["correct"] else "wrong")
+        explanation = (f"Gold: {gold} ({construction}). Answer: {parsed.label or UNPARSED} "
+                       f"({parsed.how}: {parsed.detail}). {verdict}.")
+        return Score(
+            value=dict(outcome),
+            answer=parsed.label or UNPARSED,
+            explanation=explanation,
+            metadata={"parsed_how": parsed.how, "parse_detail": parsed.detail},
+        )
+
+    return score

@@ -1,0 +1,147 @@
+"""QMFOL logic construction: Algorithm 1, the implicit rule, Eqs. 2–4, Algorithm 2, each checked (labels by Z3)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from lgmt_tasks.logic.prover import Label, entailment, entails
+from lgmt_tasks.logic.syntax import Atom, Const, Not, signature
+from lgmt_tasks.qmfol.construction import (
+    CONSTANT,
+    LABELS,
+    Node,
+    Rule,
+    basic_rules,
+    distractor_rules,
+    facts_and_conclusion,
+    implicit_rule,
+    implicit_rule_formula,
+    make_logic_task,
+    measure,
+    predicate_count,
+    rule_of,
+)
+
+SHAPES = [(1, 0), (1, 3), (2, 0), (3, 5), (5, 5), (7, 12), (20, 20)]
+
+
+@pytest.mark.parametrize(("depth", "width"), SHAPES)
+def test_algorithm_1_gives_minimal_rules_of_the_requested_depth_and_width(depth: int, width: int) -> None:
+    for seed in range(5):
+        rules = basic_rules(depth, width, random.Random(seed))
+        assert len(rules) == depth
+        assert measure(rules).__dict__ == {"depth": depth, "width": width, "minimal": True}
+        preds = sorted(n.pred for r in rules for n in r.nodes)
+        assert sorted(set(preds)) == list(range(depth + width + 1))  # every new node is a new predicate
+        for i, rule in enumerate(rules, start=1):  # the chain N_{i-1} -> N_i survives width expansion
+            assert rule.lhs[0].pred == i - 1 and rule.rhs[0].pred == i
+
+
+def test_algorithm_1_rejects_bad_parameters() -> None:
+    with pytest.raises(ValueError, match="depth"):
+        basic_rules(0, 3, random.Random(0))
+    with pytest.raises(ValueError, match="width"):
+        basic_rules(3, -1, random.Random(0))
+
+
+@pytest.mark.parametrize(("depth", "width"), [(1, 0), (3, 5), (6, 9)])
+def test_the_rules_entail_the_implicit_rule(depth: int, width: int) -> None:
+    rules = basic_rules(depth, width, random.Random(depth * 100 + width))
+    ins, outs = implicit_rule(rules)
+    assert ins[0].pred == 0 and depth in {n.pred for n in outs}
+    assert len(ins) + len(outs) == width + 2  # N_0, N_D, and every width node on one side
+    assert entails([r.formula() for r in rules], implicit_rule_formula(rules)) is True
+
+
+@pytest.mark.parametrize("label", LABELS)
+@pytest.mark.parametrize(("depth", "width"), [(1, 0), (1, 1), (2, 3), (4, 6), (8, 8)])
+def test_eqs_2_to_4_give_the_intended_label(label: str, depth: int, width: int) -> None:
+    for seed in range(4):
+        rules = basic_rules(depth, width, random.Random(seed))
+        pair = facts_and_conclusion(rules, label, random.Random(seed + 1000))
+        assert pair.label == label
+        assert {c.name for c in (Const(CONSTANT),)} >= signature(pair.conclusion, *pair.facts).constants
+        assert entailment([*(r.formula() for r in rules), *pair.facts], pair.conclusion) == Label(label)
+
+
+def test_unknown_falls_back_to_unknown2_without_two_out_nodes() -> None:
+    rules = (Rule((Node(0),), (Node(1),)),)  # depth 1, width 0: one in-node, one out-node
+    for seed in range(10):
+        pair = facts_and_conclusion(rules, "Unknown", random.Random(seed))
+        assert pair.construction == "Unknown2"
+        assert pair.facts == (Atom("P1", (Const("a"),)),) and pair.conclusion == Atom("P0", (Const("a"),))
+
+
+def test_both_unknown_strategies_occur_and_keep_the_fact_non_empty() -> None:
+    seen = set()
+    for seed in range(40):
+        rules = basic_rules(4, 6, random.Random(seed))
+        pair = facts_and_conclusion(rules, "Unknown", random.Random(seed))
+        seen.add(pair.construction)
+        assert len(pair.facts) == 2  # f (non-empty here: there are several in- or out-nodes) and f_U
+    assert seen == {"Unknown1", "Unknown2"}
+
+
+def test_facts_and_conclusion_rejects_an_unknown_label() -> None:
+    with pytest.raises(ValueError, match="label"):
+        facts_and_conclusion(basic_rules(2, 2, random.Random(0)), "Maybe", random.Random(0))
+
+
+def test_algorithm_2_uses_fresh_predicates_and_shares_one_with_the_rules() -> None:
+    rules = basic_rules(5, 5, random.Random(3))
+    basic = {n.pred for r in rules for n in r.nodes}
+    extra = distractor_rules(rules, 40, random.Random(4))
+    fresh_seen: set[int] = set()
+    kinds = set()
+    for d in extra:
+        preds = {n.pred for n in d.nodes}
+        shared, fresh = preds & basic, preds - basic
+        assert shared and fresh, d  # related by a shared predicate, and new
+        assert not fresh & fresh_seen  # every distractor's fresh predicates are its own
+        fresh_seen |= fresh
+        kinds.add("exists" if d.quantifier == "exists" else "minimal" if d.is_minimal() else "forall")
+        if len(shared) > 1:  # a distractor for a rule: a basic rule with one node replaced
+            assert any(len(set(r.nodes) - set(d.nodes)) == 1 for r in rules), d
+    assert kinds == {"exists", "minimal", "forall"}
+
+
+def test_distractors_are_a_prefix_sequence() -> None:
+    rules = basic_rules(5, 5, random.Random(1))
+    assert distractor_rules(rules, 20, random.Random(9))[:5] == distractor_rules(rules, 5, random.Random(9))
+
+
+def test_tasks_share_what_the_paper_shares() -> None:
+    base = make_logic_task(5, 5, 0, "True", 0)
+    for label in LABELS:
+        for n in (0, 5, 20):
+            task = make_logic_task(5, 5, 0, label, n)
+            assert task.rules == base.rules  # one rule set per (seed, depth, width)
+            assert task.distractors == make_logic_task(5, 5, 0, "False", 20).distractors[:n]
+            assert sorted(task.order) == list(range(len(task.premises)))
+    assert make_logic_task(5, 5, 0, "True", 5) == make_logic_task(5, 5, 0, "True", 5)  # deterministic
+    assert make_logic_task(5, 5, 1, "True", 5).rules != base.rules
+
+
+def test_distractors_change_no_ground_literal_about_the_object() -> None:
+    """The paper's distractor property for every literal conclusion about `a`, not only the task's conclusion."""
+    task = make_logic_task(4, 4, 2, "Unknown", 12)
+    a = Const(CONSTANT)
+    for p in sorted(signature(*task.basic_premises).predicate_names):
+        for literal in (Atom(p, (a,)), Not(Atom(p, (a,)))):
+            assert entailment(task.premises, literal) == entailment(task.basic_premises, literal), literal
+
+
+def test_predicate_count_bounds_every_task() -> None:
+    for depth, width in SHAPES:
+        task = make_logic_task(depth, width, 0, "False", 20)
+        preds = signature(*task.premises).predicate_names
+        assert max(int(p[1:]) for p in preds) < predicate_count(depth, width, 20)
+
+
+def test_rule_of_inverts_formula() -> None:
+    task = make_logic_task(6, 6, 0, "True", 20)
+    for rule in (*task.rules, *task.distractors):
+        assert rule_of(rule.formula()) == rule
+    with pytest.raises(ValueError):
+        rule_of(Atom("P0", (Const("a"),)))
