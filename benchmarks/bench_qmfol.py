@@ -68,8 +68,14 @@ def bench(seeds: int) -> dict[str, Any]:
     build = build_qmfol(config)
     build_s = time.perf_counter() - t0
     return {
-        "configuration": {"depth": DEPTH, "width": WIDTH, "distractors": DISTRACTORS, "seeds": seeds,
-                          "labels": len(LABELS), "topics": len(TOPICS)},
+        "configuration": {
+            "depth": DEPTH,
+            "width": WIDTH,
+            "distractors": DISTRACTORS,
+            "seeds": seeds,
+            "labels": len(LABELS),
+            "topics": len(TOPICS),
+        },
         "logical_tasks": len(tasks),
         "premises_per_task": round(statistics.fmean(len(t.premises) for t in tasks), 1),
         "generate": {"seconds": round(generate_s, 3), "logical_tasks_per_s": per_second(len(tasks), generate_s)},
@@ -80,11 +86,19 @@ def bench(seeds: int) -> dict[str, Any]:
             "median_ms_per_task": round(statistics.median(prove_ms), 1),
             "max_ms_per_task": round(max(prove_ms), 1),
         },
-        "english": {"seconds": round(english_s, 3), "tasks": len(tasks) * len(TOPICS), "sentences": sentences,
-                    "tasks_per_s": per_second(len(tasks) * len(TOPICS), english_s)},
-        "build_qmfol": {"seconds": round(build_s, 2), "tasks": len(build.dataset), "dropped": build.stats.total_dropped(),
-                        "tasks_generated_and_proven_per_s": per_second(len(build.dataset), build_s),
-                        "logical_tasks_per_s": per_second(len(tasks), build_s)},
+        "english": {
+            "seconds": round(english_s, 3),
+            "tasks": len(tasks) * len(TOPICS),
+            "sentences": sentences,
+            "tasks_per_s": per_second(len(tasks) * len(TOPICS), english_s),
+        },
+        "build_qmfol": {
+            "seconds": round(build_s, 2),
+            "tasks": len(build.dataset),
+            "dropped": build.stats.total_dropped(),
+            "tasks_generated_and_proven_per_s": per_second(len(build.dataset), build_s),
+            "logical_tasks_per_s": per_second(len(tasks), build_s),
+        },
     }
 
 

@@ -44,8 +44,9 @@ def main() -> int:
         rows = [dict(r) for r in build.dataset]
         build_s = time.perf_counter() - start
     report = verify_rows(rows, workers=args.workers)
-    report.problems += grid_problems(rows, config.depths, config.widths, config.distractors, config.labels,
-                                     config.topics, config.seed_values)
+    report.problems += grid_problems(
+        rows, config.depths, config.widths, config.distractors, config.labels, config.topics, config.seed_values
+    )
     result = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "cores": os.cpu_count(),

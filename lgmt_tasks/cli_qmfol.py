@@ -59,27 +59,68 @@ def _is_number(text: str) -> bool:
 @click.command("qmfol", cls=MultiValueCommand)
 @click.option("--depth", "depths", type=int, multiple=True, help="Depths D (one or more). Default: 5 10 15 20.")
 @click.option("--width", "widths", type=int, multiple=True, help="Widths W (one or more). Default: 5 10 15 20.")
-@click.option("--distractors", "distractors", type=int, multiple=True,
-              help="Distractor counts (one or more). Default: 0 5 10 15 20.")
-@click.option("--label", "labels", type=click.Choice(["True", "False", "Unknown"]), multiple=True,
-              help="Labels (one or more). Default: all three.")
-@click.option("--topic", "topics", type=click.Choice(["Food", "Animal", "University", "Mathematics"]),
-              multiple=True, help="Topics (one or more). Default: all four.")
-@click.option("--seeds", type=click.IntRange(min=1), default=3, show_default=True,
-              help="Seeds per configuration (task seeds --seed … --seed + N − 1).")
+@click.option(
+    "--distractors",
+    "distractors",
+    type=int,
+    multiple=True,
+    help="Distractor counts (one or more). Default: 0 5 10 15 20.",
+)
+@click.option(
+    "--label",
+    "labels",
+    type=click.Choice(["True", "False", "Unknown"]),
+    multiple=True,
+    help="Labels (one or more). Default: all three.",
+)
+@click.option(
+    "--topic",
+    "topics",
+    type=click.Choice(["Food", "Animal", "University", "Mathematics"]),
+    multiple=True,
+    help="Topics (one or more). Default: all four.",
+)
+@click.option(
+    "--seeds",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    help="Seeds per configuration (task seeds --seed … --seed + N − 1).",
+)
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="First task seed.")
-@click.option("--translator", type=click.Choice(["template", "model"]), default="template", show_default=True,
-              help="English: deterministic templates read back exactly, or a model (the paper's FOL2NL prompt, "
-              "round trip proven by Z3).")
+@click.option(
+    "--translator",
+    type=click.Choice(["template", "model"]),
+    default="template",
+    show_default=True,
+    help="English: deterministic templates read back exactly, or a model (the paper's FOL2NL prompt, "
+    "round trip proven by Z3).",
+)
 @click.option("--translator-model", default=None, help="Inspect model for --translator model (e.g. openai/gpt-4o).")
-@click.option("--max-attempts", type=click.IntRange(min=1), default=3, show_default=True,
-              help="Translations per task before it is discarded (--translator model).")
+@click.option(
+    "--max-attempts",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    help="Translations per task before it is discarded (--translator model).",
+)
 @click.option("--timeout-ms", type=int, default=DEFAULT_TIMEOUT_MS, show_default=True, help="Z3 limit per check.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Processes for the proofs (the output does not depend on it).")
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Processes for the proofs (the output does not depend on it).",
+)
 @click.option("--out", type=click.Path(), required=True, help="Output folder (e.g. datasets/qmfol).")
-def build_qmfol_command(depths: tuple[int, ...], widths: tuple[int, ...], distractors: tuple[int, ...],
-                        labels: tuple[str, ...], topics: tuple[str, ...], **options: Any) -> None:
+def build_qmfol_command(
+    depths: tuple[int, ...],
+    widths: tuple[int, ...],
+    distractors: tuple[int, ...],
+    labels: tuple[str, ...],
+    topics: tuple[str, ...],
+    **options: Any,
+) -> None:
     """Build QMFOL tasks: the grid of depth x width x distractors x label x topic x seeds, every label proven by Z3.
 
     Without grid options this is the paper's QMFOLBench grid (2,880 tasks).
@@ -90,8 +131,13 @@ def build_qmfol_command(depths: tuple[int, ...], widths: tuple[int, ...], distra
     out, workers = options.pop("out"), options.pop("workers")
     if options["translator"] == "model" and not options["translator_model"]:
         raise click.UsageError("--translator model needs --translator-model M (any Inspect model name)")
-    grid: dict[str, Any] = {"depths": depths, "widths": widths, "distractors": distractors, "labels": labels,
-                            "topics": topics}
+    grid: dict[str, Any] = {
+        "depths": depths,
+        "widths": widths,
+        "distractors": distractors,
+        "labels": labels,
+        "topics": topics,
+    }
     try:
         config = QmfolConfig(**{k: v for k, v in grid.items() if v}, **options)
     except ValueError as exc:
@@ -101,5 +147,7 @@ def build_qmfol_command(depths: tuple[int, ...], widths: tuple[int, ...], distra
     click.echo(result.stats.to_markdown(stats_events(result.stats)))
     for column in ("labels", "constructions", "topics"):
         click.echo(f"{column}: {result.stats.notes[column]}")
-    click.echo(f"\n{len(result.dataset)} tasks of {config.size()} requested; {result.stats.total_dropped()} dropped. "
-               f"Written to {out}")
+    click.echo(
+        f"\n{len(result.dataset)} tasks of {config.size()} requested; {result.stats.total_dropped()} dropped. "
+        f"Written to {out}"
+    )

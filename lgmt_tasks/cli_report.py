@@ -65,6 +65,7 @@ def report(logs: tuple[str, ...], latest: bool, out: str | None, sample_size: in
         raise click.ClickException(f"no logs found in {', '.join(logs)}")
     click.echo(display_table(table).to_markdown(index=False))
     paths = log_paths(logs, latest=latest)
+    _lexical_section(paths)
     if len(paths) == 1:
         metrics = log_metrics(read_eval_log(paths[0], header_only=True))
         categories, relations = breakdown_groups(metrics)
@@ -77,6 +78,16 @@ def report(logs: tuple[str, ...], latest: bool, out: str | None, sample_size: in
         table.to_csv(folder / "headline.csv", index=False)
         (folder / "headline.md").write_text(display_table(table).to_markdown(index=False) + "\n", encoding="utf-8")
         click.echo(f"written to {folder}")
+
+
+def _lexical_section(paths: list[str]) -> None:
+    """With a `lexical` log: its relations next to LGMT's (when an LGMT log is given too) and the noise floor."""
+    from lgmt_tasks.report.lexical import lexical_report, split_logs
+
+    lgmt_logs, lexical_logs = split_logs(paths)
+    if lexical_logs:
+        click.echo("\nlogic-grounded vs lexical relations:\n"
+                   + lexical_report(lexical_logs[0], lgmt_log=lgmt_logs[0] if lgmt_logs else None))
 
 
 def _sample_violations(paths: list[str], sample_size: int | str, seed: int, out: str | None) -> None:

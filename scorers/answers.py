@@ -16,6 +16,8 @@ The three stages, applied to the whole completion:
    - an emphasised label: `**True**`, `__no__`, `==no==`, `\boxed{C}`;
    - a line that is nothing but a label (`No.`, `**True**`, `C)`), on the final or the first line (answer first, then
      an explanation, is how small models often reply to the direct prompts);
+   - a reply that *opens* with a label closed by punctuation (`No, we cannot infer ...`, `True. Because ...`): the
+     label is the first word of the whole reply, so this is an answer given first, not a label found in prose;
    - for letters only, a final line that starts with an option marker (`C) Paris`), unless the lines above it are
      also options (then it is the model listing the choices, not answering).
    A JSON-style quoted key (`"label": ...`) outranks prose cues, since it is the format the prompts ask for.
@@ -52,6 +54,7 @@ _TOKEN = re.compile(r"[^\W_]+(?:['’\-][^\W_]+)*|\S")
 _DECORATION = frozenset("*_`\"'“”‘’=#~()[]{}<>-•")
 _CLOSERS = frozenset("*_`\"'”’)]}>=~")
 _TERMINATORS = frozenset(".!?:;,")
+_OPENING_CLOSERS = frozenset(".!:;,")  # punctuation that closes a label opening a reply (`No, ...`; not `?`)
 _CONNECTORS = frozenset({"or", "and", "nor", "vs", "versus", "/", ",", "&", "|", "+"})
 _HEDGES = frozenset({"either", "both", "neither"})
 
@@ -285,6 +288,12 @@ def _line_statements(text: str, fmt: AnswerFormat) -> list[_Statement]:
         run = _exact_run(line, fmt)
         if run is not None:
             found.append(_Statement(end, 0, run, f"{position} line {line.strip()!r}"))
+    first_line, first_end = lines[0]
+    tokens = _tokens(first_line)
+    run = _label_run(tokens, fmt)
+    if run is not None and run.end_token < len(tokens) and tokens[run.end_token][0] in _OPENING_CLOSERS:
+        end = first_end - len(first_line) + tokens[run.end_token - 1][1]
+        found.append(_Statement(end, 0, run, f"reply opens with {first_line[: tokens[run.end_token][1]].strip()!r}"))
     if fmt.option_markers:
         line, end = lines[-1]
         option = _OPTION_LINE.match(line)

@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, grouped, metric, scorer
 from inspect_ai.solver import TaskState
+
 from lgmt_tasks.scorers.answers import TRUTH_LABELS, parse_label
 from lgmt_tasks.scorers.qmfol_metrics import (
     OUTCOME_KEYS,
@@ -69,7 +70,7 @@ def outcomes_of(scores: Sequence[SampleScore]) -> list[Outcome]:
                 f"Sample {sample_score.sample_id}: QMFOL metrics need a dict score with numeric "
                 f"{', '.join(OUTCOME_KEYS)}; got {value!r:.200}"
             )
-        outcomes.append({key: float(value[key]) for key in OUTCOME_KEYS})  # type: ignore[arg-type]
+        outcomes.append({key: float(value[key]) for key in OUTCOME_KEYS})  # type: ignore[arg-type]  # checked above
     return outcomes
 
 
@@ -100,7 +101,7 @@ def qmfol_f1() -> Metric:
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         return f1_scores(outcomes_of(scores))
 
-    return compute  # type: ignore[return-value]  # a dict of floats is a valid metric Value
+    return compute
 
 
 @metric(name="answer_distribution")
@@ -110,7 +111,7 @@ def qmfol_answer_distribution() -> Metric:
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         return answer_distribution(outcomes_of(scores))
 
-    return compute  # type: ignore[return-value]  # a dict of floats is a valid metric Value
+    return compute
 
 
 @metric(name="unparsed_rate")
@@ -172,10 +173,11 @@ def qmfol_scorer() -> Scorer:
         parsed = parse_label(state.output.completion)
         outcome = sample_outcome(gold, parsed.label)
         construction = (state.metadata or {}).get("construction", gold)
-        verdict = "not scored: unparsed" if parsed.label is None else (
-            "correct" if outcome["correct"] else "wrong")
-        explanation = (f"Gold: {gold} ({construction}). Answer: {parsed.label or UNPARSED} "
-                       f"({parsed.how}: {parsed.detail}). {verdict}.")
+        verdict = "not scored: unparsed" if parsed.label is None else ("correct" if outcome["correct"] else "wrong")
+        explanation = (
+            f"Gold: {gold} ({construction}). Answer: {parsed.label or UNPARSED} "
+            f"({parsed.how}: {parsed.detail}). {verdict}."
+        )
         return Score(
             value=dict(outcome),
             answer=parsed.label or UNPARSED,

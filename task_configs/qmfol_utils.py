@@ -27,6 +27,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import datasets
+
+from lgmt_tasks.builders.qmfol import PAPER_DEPTHS, PAPER_DISTRACTORS, PAPER_WIDTHS
+from lgmt_tasks.loaders.qmfol import load_qmfol_rows
+from lgmt_tasks.qmfol.construction import LABELS
+from lgmt_tasks.qmfol.english import TOPICS
 from lgmt_tasks.scorers.answers import parse_label
 from lgmt_tasks.scorers.qmfol_metrics import (
     DIST_NAMES,
@@ -39,11 +44,6 @@ from lgmt_tasks.scorers.qmfol_metrics import (
     unparsed_rate,
 )
 from lgmt_tasks.solvers.qmfol import render_prompt
-
-from lgmt_tasks.builders.qmfol import PAPER_DEPTHS, PAPER_DISTRACTORS, PAPER_WIDTHS
-from lgmt_tasks.loaders.qmfol import load_qmfol_rows
-from lgmt_tasks.qmfol.construction import LABELS
-from lgmt_tasks.qmfol.english import TOPICS
 
 DATASET_PARAMS: tuple[str, ...] = (
     "depth",

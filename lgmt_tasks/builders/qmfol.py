@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import datasets
+
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.ids import content_id
 from lgmt_tasks.logic.printer import show
@@ -54,11 +55,15 @@ PAPER_SEEDS = 3
 
 TRANSLATORS: tuple[str, ...] = ("template", "model")
 
+
 def stats_events(stats: BuildStats) -> list[str]:
-    """The build-statistics columns: requested / proven per depth × width bucket, plus the translator's counts
-    (bucket `translation`: tasks, attempts, passes, discards) when a model translated."""
+    """The build-statistics columns: requested / proven per depth × width bucket, and the translator's counts.
+
+    The translator's counts (bucket `translation`: tasks, attempts, passes, discards) appear when a model translated.
+    """
     events = ["requested", "proven"]
     return events + ["tasks", "attempts", "passes", "discards"] if "translation" in stats.counts else events
+
 
 FEATURES = datasets.Features(
     {
@@ -281,8 +286,10 @@ def prove_grid(config: QmfolConfig, workers: int = 1, progress: bool = False) ->
     """
     from tqdm import tqdm
 
-    groups = [(d, w, s, lab, config.distractors, config.timeout_ms)
-              for d, w, s, lab in itertools.product(config.depths, config.widths, config.seed_values, config.labels)]
+    groups = [
+        (d, w, s, lab, config.distractors, config.timeout_ms)
+        for d, w, s, lab in itertools.product(config.depths, config.widths, config.seed_values, config.labels)
+    ]
     results: dict[tuple[int, ...], Proof] = {}
     bar = tqdm(total=len(groups), desc="proving", disable=not progress)
     if workers > 1:
@@ -394,6 +401,8 @@ def build_qmfol(config: QmfolConfig, progress: bool = False, workers: int = 1, m
         stats.notes[f"{column}s"] = dict(sorted(Counter(str(r[column]) for r in rows).items()))
     stats.notes["requested"] = config.size()
     stats.notes["tasks"] = len(rows)
-    stats.notes["logical_tasks"] = len({(r["depth"], r["width"], r["seed"], r["label"], r["distractors"]) for r in rows})
+    stats.notes["logical_tasks"] = len(
+        {(r["depth"], r["width"], r["seed"], r["label"], r["distractors"]) for r in rows}
+    )
     rows.sort(key=lambda r: content_id("qmfol", [r["id"]]))
     return QmfolBuild(datasets.Dataset.from_list(rows, features=FEATURES), stats, config)

@@ -8,7 +8,14 @@ from collections import Counter
 from pathlib import Path
 
 from lgmt_tasks import __version__
-from lgmt_tasks.builders.qmfol import PAPER_DEPTHS, PAPER_DISTRACTORS, PAPER_WIDTHS, QmfolBuild, QmfolConfig, stats_events
+from lgmt_tasks.builders.qmfol import (
+    PAPER_DEPTHS,
+    PAPER_DISTRACTORS,
+    PAPER_WIDTHS,
+    QmfolBuild,
+    QmfolConfig,
+    stats_events,
+)
 from lgmt_tasks.hub.repo import CardSpec, write_dataset_repo
 
 CITATION = """@article{zheng2026qmfol,
@@ -30,7 +37,8 @@ COLUMNS = """| column | meaning |
 | `premises`, `premises_fol` | the premises in presentation (shuffled) order, English and FOL, aligned |
 | `conclusion` | the conclusion in English |
 | `predicates` | the mapping list: `P3(x): x <meaning>`, and `a: <object>` |
-| `translator`, `attempts` | `template` (read back exactly) or `model` (round trip proven by Z3, after `attempts` tries) |"""
+| `translator` | `template` (read back exactly) or `model` (round trip proven by Z3) |
+| `attempts` | model translations tried before one passed (0 for templates) |"""
 
 
 def build_command(config: QmfolConfig, out: str) -> str:
@@ -54,8 +62,14 @@ def build_command(config: QmfolConfig, out: str) -> str:
         if value != base_value:
             parts += [flag, str(value)]
     if config.translator == "model":
-        parts += ["--translator", "model", "--translator-model", str(config.translator_model),
-                  "--max-attempts", str(config.max_attempts)]
+        parts += [
+            "--translator",
+            "model",
+            "--translator-model",
+            str(config.translator_model),
+            "--max-attempts",
+            str(config.max_attempts),
+        ]
     return shlex.join([*parts, "--out", out])
 
 
@@ -81,10 +95,12 @@ def card_body(build: QmfolBuild, out: str) -> str:
     translation = ""
     if cfg.translator == "model":
         t = stats.counts.get("translation", Counter())
-        translation = (f"\nEnglish by `{cfg.translator_model}` with the paper's FOL2NL prompt; each task's round trip "
-                       f"(NL2FOL by the same model) was proven equivalent by Z3, sentence by sentence: "
-                       f"{t.get('attempts', 0)} attempts, {t.get('passes', 0)} passes, {t.get('discards', 0)} "
-                       f"tasks discarded after {cfg.max_attempts} attempts.\n")
+        translation = (
+            f"\nEnglish by `{cfg.translator_model}` with the paper's FOL2NL prompt; each task's round trip "
+            f"(NL2FOL by the same model) was proven equivalent by Z3, sentence by sentence: "
+            f"{t.get('attempts', 0)} attempts, {t.get('passes', 0)} passes, {t.get('discards', 0)} "
+            f"tasks discarded after {cfg.max_attempts} attempts.\n"
+        )
     return f"""# QMFOL tasks
 
 Monadic first-order logic reasoning tasks with controlled depth, width, label, distractors and topic, after QMFOL
@@ -120,7 +136,8 @@ Version {__version__}; {grid}: {stats.notes.get("tasks", 0)} tasks of {stats.not
 ## Run it
 
 Inspect: `inspect eval lgmt_tasks/qmfol -T dataset={out} --model <model>`.
-lm-eval: `lm_eval --include_path $(lgmt lm-eval-path) --tasks lgmt_qmfol --metadata '{{"dataset": "{out}"}}' --model ...`.
+lm-eval: `lm_eval --include_path $(lgmt lm-eval-path) --tasks lgmt_qmfol --metadata '{{"dataset": "{out}"}}'
+--model ...`.
 
 ## Licence
 
@@ -144,5 +161,6 @@ def write_qmfol_repo(build: QmfolBuild, out_dir: str | Path) -> Path:
         tags=("logic", "reasoning", "first-order-logic", "qmfol", "lgmt-tasks"),
     )
     stats = json.dumps({"config": build.config.key(), **build.stats.to_dict()}, indent=2, sort_keys=True, default=str)
-    return write_dataset_repo(out_dir, {"default": {"test": build.dataset}}, card,
-                              extra_files={"build_stats.json": stats + "\n"})
+    return write_dataset_repo(
+        out_dir, {"default": {"test": build.dataset}}, card, extra_files={"build_stats.json": stats + "\n"}
+    )

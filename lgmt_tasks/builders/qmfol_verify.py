@@ -1,5 +1,4 @@
-"""Re-check built QMFOL rows from their columns alone: the quality bars of the issue, independent of the builder's
-objects.
+"""Re-check built QMFOL rows from their columns alone: the issue's quality bars, independent of the builder.
 
 Everything is read back from the row's strings (FOL parsed by `lgmt_tasks.logic.parse`, English read by
 `lgmt_tasks.qmfol.english.read`), so a bug in the builder's bookkeeping cannot hide behind the objects it kept:
@@ -60,8 +59,9 @@ def structural_problems(row: Mapping[str, Any]) -> list[str]:
     except ValueError as exc:
         return [*problems, f"{where}: {exc}"]
     if (shape.depth, shape.width) != (row["depth"], row["width"]):
-        problems.append(f"{where}: measured depth {shape.depth}, width {shape.width}; "
-                        f"parameters {row['depth']}, {row['width']}")
+        problems.append(
+            f"{where}: measured depth {shape.depth}, width {shape.width}; parameters {row['depth']}, {row['width']}"
+        )
     if not shape.minimal:
         problems.append(f"{where}: a basic rule is not minimal")
     if row.get("translator", "template") == "template":
@@ -131,8 +131,9 @@ class GridReport:
         return not self.problems
 
 
-def verify_rows(rows: Iterable[Mapping[str, Any]], workers: int = 1,
-                timeout_ms: int = DEFAULT_TIMEOUT_MS) -> GridReport:
+def verify_rows(
+    rows: Iterable[Mapping[str, Any]], workers: int = 1, timeout_ms: int = DEFAULT_TIMEOUT_MS
+) -> GridReport:
     """Check rows (structure, English, and both proofs of every row).
 
     Args:
@@ -157,8 +158,9 @@ def verify_rows(rows: Iterable[Mapping[str, Any]], workers: int = 1,
         from functools import partial
 
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
-            outcomes = dict(zip(keys, pool.map(partial(prove_key, timeout_ms=timeout_ms), keys, chunksize=8),
-                                strict=True))
+            outcomes = dict(
+                zip(keys, pool.map(partial(prove_key, timeout_ms=timeout_ms), keys, chunksize=8), strict=True)
+            )
     else:
         outcomes = {key: prove_key(key, timeout_ms) for key in keys}
     for row in rows:
@@ -173,9 +175,15 @@ def verify_rows(rows: Iterable[Mapping[str, Any]], workers: int = 1,
     return report
 
 
-def grid_problems(rows: Sequence[Mapping[str, Any]], depths: Sequence[int], widths: Sequence[int],
-                  distractors: Sequence[int], labels: Sequence[str], topics: Sequence[str],
-                  seeds: Sequence[int]) -> list[str]:
+def grid_problems(
+    rows: Sequence[Mapping[str, Any]],
+    depths: Sequence[int],
+    widths: Sequence[int],
+    distractors: Sequence[int],
+    labels: Sequence[str],
+    topics: Sequence[str],
+    seeds: Sequence[int],
+) -> list[str]:
     """Completeness, uniqueness and label balance of a grid's rows."""
     problems: list[str] = []
     ids = [r["id"] for r in rows]

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import datasets
+
 from lgmt_tasks.builders.cache import cached_repo
 from lgmt_tasks.hub.repo import load_dataset_repo
 from lgmt_tasks.qmfol.construction import LABELS
@@ -41,8 +42,11 @@ def values(name: str, given: Values, cast: Callable[[str], T]) -> tuple[T, ...] 
     """
     if given is None:
         return None
-    items: list[Any] = re.split(r"[,\s]+", given.strip()) if isinstance(given, str) else (
-        [given] if isinstance(given, int) else list(given))
+    items: list[Any] = (
+        re.split(r"[,\s]+", given.strip())
+        if isinstance(given, str)
+        else ([given] if isinstance(given, int) else list(given))
+    )
     items = [i for i in items if i != ""]
     if not items:
         raise ValueError(f"{name}: at least one value is needed")

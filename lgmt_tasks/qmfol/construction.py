@@ -181,8 +181,13 @@ class Rule:
 def _node_of(literal: Formula) -> Node:
     positive = not isinstance(literal, Not)
     atom = literal.body if isinstance(literal, Not) else literal
-    if not (isinstance(atom, Atom) and len(atom.args) == 1 and atom.args[0] == Var(VARIABLE)
-            and atom.pred.startswith("P") and atom.pred[1:].isdigit()):
+    if not (
+        isinstance(atom, Atom)
+        and len(atom.args) == 1
+        and atom.args[0] == Var(VARIABLE)
+        and atom.pred.startswith("P")
+        and atom.pred[1:].isdigit()
+    ):
         raise ValueError(f"not a predicate node of {VARIABLE}: {literal!r}")
     return Node(int(atom.pred[1:]), positive)
 
@@ -510,5 +515,6 @@ def make_logic_task(depth: int, width: int, seed: int, label: str, distractors: 
     extra = distractor_rules(rules, distractors, random.Random(derived_seed(seed, "qmfol-distractors", depth, width)))
     order = list(range(len(rules) + len(extra) + len(pair.facts)))
     random.Random(derived_seed(seed, "qmfol-shuffle", depth, width, label, distractors)).shuffle(order)
-    return LogicTask(depth, width, seed, label, pair.construction, rules, extra, pair.facts, pair.conclusion,
-                     tuple(order))
+    return LogicTask(
+        depth, width, seed, label, pair.construction, rules, extra, pair.facts, pair.conclusion, tuple(order)
+    )

@@ -68,8 +68,9 @@ class Phrase:
 
 def _check_words(what: str, text: str) -> None:
     if not text or _FORBIDDEN.search(text):
-        raise EnglishError(f"{what} {text!r} must be non-empty, single-spaced, without punctuation or the words "
-                           "and, or, if, then")
+        raise EnglishError(
+            f"{what} {text!r} must be non-empty, single-spaced, without punctuation or the words and, or, if, then"
+        )
 
 
 @dataclass(frozen=True)
@@ -401,8 +402,9 @@ def _read_literal(vp: str, term: Term, index: Mapping[str, tuple[str, bool]]) ->
     return atom if positive else Not(atom)
 
 
-def _read_side(text: str, subjects: Mapping[str, Term], index: Mapping[str, tuple[str, bool]],
-               initial: bool = False) -> tuple[Formula, Term]:
+def _read_side(
+    text: str, subjects: Mapping[str, Term], index: Mapping[str, tuple[str, bool]], initial: bool = False
+) -> tuple[Formula, Term]:
     """Read "S vp and S vp ..." where S is one of `subjects`; `initial` allows a capitalised first subject."""
     parts, word = _split_side(text)
     literals: list[Formula] = []

@@ -182,10 +182,10 @@ def parse_fol2nl(text: str, formulas: Sequence[Formula]) -> ForwardTranslation:
         raise TranslationFormatError(f"the mapping list has no meaning for {missing[0]}")
     names: dict[str, str] = {}
     for c in sorted(sig.constants):
-        m = re.search(rf"^\s*{re.escape(c)}\s*:\s*(.+?)\.?\s*$", text, flags=re.MULTILINE)
-        if m is None:
+        found = re.search(rf"^\s*{re.escape(c)}\s*:\s*(.+?)\.?\s*$", text, flags=re.MULTILINE)
+        if found is None:
             raise TranslationFormatError(f"the mapping list names no object for constant {c}")
-        names[c] = m.group(1)
+        names[c] = found.group(1)
     mapping = [f"{p}(x): {meanings[p]}" for p in sorted(sig.predicate_names, key=lambda p: int(p[1:]))]
     mapping += [f"{c}: {n}" for c, n in names.items()]
     sentences = _numbered(text, "S", len(formulas), "sentence")
@@ -225,8 +225,11 @@ class Translator:
     timeout_ms: int = DEFAULT_TIMEOUT_MS
 
     async def attempt(self, topic: str, formulas: Sequence[Formula]) -> ForwardTranslation | str:
-        """One FOL2NL + NL2FOL round trip: the forward translation if every formula comes back equivalent, else why
-        not (one of `REJECT_REASONS`)."""
+        """Run one FOL2NL + NL2FOL round trip.
+
+        Returns:
+            The forward translation if every formula comes back equivalent, else why not (one of `REJECT_REASONS`).
+        """
         reply = await self.model.generate([ChatMessageUser(content=fol2nl_prompt(topic, formulas))])
         try:
             forward = parse_fol2nl(reply.completion, formulas)
@@ -290,8 +293,7 @@ def translate_tasks(
     Returns:
         One result per task, in order.
     """
-    translator = Translator(model or get_model(config.translator_model), stats, config.max_attempts,
-                            config.timeout_ms)
+    translator = Translator(model or get_model(config.translator_model), stats, config.max_attempts, config.timeout_ms)
 
     async def run() -> list[TaskEnglish | None]:
         from tqdm import tqdm

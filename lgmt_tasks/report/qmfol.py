@@ -26,9 +26,9 @@ from typing import Any
 
 import pandas as pd
 from inspect_ai.log import EvalLog, read_eval_log
-from lgmt_tasks.scorers.qmfol_metrics import OUTCOME_KEYS
 
 from lgmt_tasks.report.headline import log_paths as expand_log_paths
+from lgmt_tasks.scorers.qmfol_metrics import OUTCOME_KEYS
 
 SCORER = "qmfol_scorer"
 """The name of the QMFOL scorer in logs."""
@@ -86,27 +86,29 @@ def samples_of(log: EvalLog, name: str = "") -> list[dict[str, Any]]:
         meta = sample.metadata or {}
         usage = list((sample.model_usage or {}).values())
         score = (sample.scores or {}).get(SCORER)
-        rows.append({
-            "log": name,
-            "model": log.eval.model,
-            "id": sample.id,
-            "epoch": sample.epoch,
-            "depth": meta.get("depth"),
-            "width": meta.get("width"),
-            "distractors": meta.get("distractors"),
-            "topic": meta.get("topic"),
-            "label": meta.get("label", sample.target),
-            "construction": meta.get("construction"),
-            "answer": score.answer if score is not None else None,
-            "correct": float(value["correct"]),
-            "parsed": float(value["parsed"]),
-            "working_time": sample.working_time,
-            "total_time": sample.total_time,
-            "input_tokens": sum(u.input_tokens for u in usage),
-            "output_tokens": sum(u.output_tokens for u in usage),
-            "reasoning_tokens": sum(u.reasoning_tokens or 0 for u in usage),
-            "total_tokens": sum(u.total_tokens for u in usage),
-        })
+        rows.append(
+            {
+                "log": name,
+                "model": log.eval.model,
+                "id": sample.id,
+                "epoch": sample.epoch,
+                "depth": meta.get("depth"),
+                "width": meta.get("width"),
+                "distractors": meta.get("distractors"),
+                "topic": meta.get("topic"),
+                "label": meta.get("label", sample.target),
+                "construction": meta.get("construction"),
+                "answer": score.answer if score is not None else None,
+                "correct": float(value["correct"]),
+                "parsed": float(value["parsed"]),
+                "working_time": sample.working_time,
+                "total_time": sample.total_time,
+                "input_tokens": sum(u.input_tokens for u in usage),
+                "output_tokens": sum(u.output_tokens for u in usage),
+                "reasoning_tokens": sum(u.reasoning_tokens or 0 for u in usage),
+                "total_tokens": sum(u.total_tokens for u in usage),
+            }
+        )
     return rows
 
 
@@ -191,8 +193,14 @@ def qmfol_heatmaps(log_paths: Iterable[str | Path], out_dir: str | Path) -> list
             for i in range(values.shape[0]):
                 for j in range(values.shape[1]):
                     v = values[i, j]
-                    ax.text(j, i, "–" if math.isnan(v) else f"{v:.1f}" if column != "tokens" else f"{v:.0f}",
-                            ha="center", va="center", fontsize=8)
+                    ax.text(
+                        j,
+                        i,
+                        "–" if math.isnan(v) else f"{v:.1f}" if column != "tokens" else f"{v:.0f}",
+                        ha="center",
+                        va="center",
+                        fontsize=8,
+                    )
             fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
         fig.suptitle(f"QMFOL: {model}")
         fig.tight_layout()

@@ -77,8 +77,17 @@ def qmfol(
     """
     if padding_tokens < 0:
         raise ValueError(f"padding_tokens={padding_tokens}: must be at least 0")
-    rows = load_qmfol_rows(depth=depth, width=width, distractors=distractors, topic=topic, label=label, seed=seed,
-                           per_config=per_config, dataset=dataset, revision=revision)
+    rows = load_qmfol_rows(
+        depth=depth,
+        width=width,
+        distractors=distractors,
+        topic=topic,
+        label=label,
+        seed=seed,
+        per_config=per_config,
+        dataset=dataset,
+        revision=revision,
+    )
     if padding_tokens and any(n > 0 for n in rows["distractors"]):
         raise ValueError(
             "padding_tokens is the length control for tasks without distractors (§4.2.2): pass -T distractors=0, "

@@ -49,7 +49,7 @@ def render() -> str:
         "doc_to_text: prompt",
         "doc_to_target: label",
         "generation_kwargs:",
-        '  # The model\'s EOS always stops; a new "Based only on the premises" stops a base model\'s next question.',
+        "  # The model's EOS always stops; a new \"Based only on the premises\" stops a base model's next question.",
         '  until: ["\\n\\nBased only on the premises"]',
         "  do_sample: false",
         "  temperature: 0.0",

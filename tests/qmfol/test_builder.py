@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
 from lgmt_tasks.builders.qmfol import FEATURES, QmfolBuild, QmfolConfig, build_qmfol, task_id
 from lgmt_tasks.builders.qmfol_card import build_command, write_qmfol_repo
 from lgmt_tasks.builders.qmfol_verify import grid_problems, verify_rows
@@ -41,8 +42,7 @@ def test_sub_grid_meets_every_quality_bar(sub_grid: QmfolBuild) -> None:
 def test_verifier_catches_a_wrong_label_and_a_wrong_width(sub_grid: QmfolBuild) -> None:
     row = dict(sub_grid.dataset[0])
     flipped = {**row, "label": "True" if row["label"] != "True" else "False"}
-    flipped["id"] = task_id(row["topic"], row["depth"], row["width"], row["seed"], flipped["label"],
-                            row["distractors"])
+    flipped["id"] = task_id(row["topic"], row["depth"], row["width"], row["seed"], flipped["label"], row["distractors"])
     wider = {**row, "width": row["width"] + 1, "id": "x"}
     problems = verify_rows([flipped, wider]).problems
     assert any("basic task proves" in p for p in problems)
@@ -57,8 +57,12 @@ def test_same_config_gives_identical_rows_and_bytes(sub_grid: QmfolBuild, tmp_pa
     write_qmfol_repo(second, tmp_path / "b")
     data = Path("data") / "default" / "test.jsonl"
     assert (tmp_path / "a" / data).read_bytes() == (tmp_path / "b" / data).read_bytes()
-    assert build_qmfol(QmfolConfig(depths=(3,), widths=(4,), distractors=(0, 5), topics=("Food", "Animal"),
-                                   seeds=2, seed=1)).dataset.to_list() != first.dataset.to_list()
+    assert (
+        build_qmfol(
+            QmfolConfig(depths=(3,), widths=(4,), distractors=(0, 5), topics=("Food", "Animal"), seeds=2, seed=1)
+        ).dataset.to_list()
+        != first.dataset.to_list()
+    )
 
 
 def test_rows_have_the_paper_ids_and_share_their_logic(sub_grid: QmfolBuild) -> None:
@@ -103,21 +107,54 @@ def test_card_and_repository(sub_grid: QmfolBuild, tmp_path: Path) -> None:
 def test_multi_value_options_are_expanded() -> None:
     args = ["--depth", "5", "10", "--seeds", "2", "--label", "True", "Unknown", "--out", "x"]
     assert expand_multi_values(args, ("--depth", "--label")) == [
-        "--depth", "5", "--depth", "10", "--seeds", "2", "--label", "True", "--label", "Unknown", "--out", "x"]
+        "--depth",
+        "5",
+        "--depth",
+        "10",
+        "--seeds",
+        "2",
+        "--label",
+        "True",
+        "--label",
+        "Unknown",
+        "--out",
+        "x",
+    ]
 
 
 def test_lgmt_build_qmfol(tmp_path: Path) -> None:
     from lgmt_tasks.cli import main
 
     out = tmp_path / "qmfol"
-    args = ["build", "qmfol", "--depth", "2", "3", "--width", "1", "--distractors", "0", "--label", "True", "False",
-            "--topic", "University", "--seeds", "1", "--out", str(out)]
+    args = [
+        "build",
+        "qmfol",
+        "--depth",
+        "2",
+        "3",
+        "--width",
+        "1",
+        "--distractors",
+        "0",
+        "--label",
+        "True",
+        "False",
+        "--topic",
+        "University",
+        "--seeds",
+        "1",
+        "--out",
+        str(out),
+    ]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     assert "4 tasks of 4 requested; 0 dropped" in result.output
     assert sorted(load_dataset_repo(out)["id"]) == [
-        "University_d2_w1_0_0_distract0", "University_d2_w1_0_1_distract0",
-        "University_d3_w1_0_0_distract0", "University_d3_w1_0_1_distract0"]
+        "University_d2_w1_0_0_distract0",
+        "University_d2_w1_0_1_distract0",
+        "University_d3_w1_0_0_distract0",
+        "University_d3_w1_0_1_distract0",
+    ]
     bad = CliRunner().invoke(main, ["build", "qmfol", "--depth", "0", "--out", str(out)])
     assert bad.exit_code != 0 and "depths" in bad.output
     no_model = CliRunner().invoke(main, ["build", "qmfol", "--translator", "model", "--out", str(out)])

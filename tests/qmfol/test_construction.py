@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from lgmt_tasks.logic.prover import Label, entailment, entails
 from lgmt_tasks.logic.syntax import Atom, Const, Not, signature
 from lgmt_tasks.qmfol.construction import (

@@ -6,6 +6,7 @@ import json
 from importlib import resources
 
 import pytest
+
 from lgmt_tasks.logic.parse import parse
 from lgmt_tasks.qmfol.construction import LABELS, make_logic_task, predicate_count
 from lgmt_tasks.qmfol.english import (
@@ -43,9 +44,11 @@ def lexicon() -> QmfolLexicon:
     return QmfolLexicon(
         entity="food item",
         article="a",
-        predicates=(("P0", Phrase("is perishable", "is not perishable")),
-                    ("P1", Phrase("contains garlic", "does not contain garlic")),
-                    ("P2", Phrase("is sour", "is not sour"))),
+        predicates=(
+            ("P0", Phrase("is perishable", "is not perishable")),
+            ("P1", Phrase("contains garlic", "does not contain garlic")),
+            ("P2", Phrase("is sour", "is not sour")),
+        ),
         constants=(("a", "Velmora"),),
     )
 
@@ -53,12 +56,16 @@ def lexicon() -> QmfolLexicon:
 @pytest.mark.parametrize(
     ("fol", "english"),
     [
-        ("∀x ((P0(x) ∧ ¬P1(x)) → (P2(x) ∨ P1(x)))",
-         "For every food item, if the food item is perishable and the food item does not contain garlic, then the "
-         "food item is sour or the food item contains garlic."),
-        ("∀x ((P0(x) ∨ P2(x)) → (P1(x) ∧ ¬P2(x)))",
-         "For every food item, if the food item is perishable or the food item is sour, then the food item contains "
-         "garlic and the food item is not sour."),
+        (
+            "∀x ((P0(x) ∧ ¬P1(x)) → (P2(x) ∨ P1(x)))",
+            "For every food item, if the food item is perishable and the food item does not contain garlic, then the "
+            "food item is sour or the food item contains garlic.",
+        ),
+        (
+            "∀x ((P0(x) ∨ P2(x)) → (P1(x) ∧ ¬P2(x)))",
+            "For every food item, if the food item is perishable or the food item is sour, then the food item contains "
+            "garlic and the food item is not sour.",
+        ),
         ("∃x (¬P0(x) ∧ P1(x))", "There exists a food item that is not perishable and contains garlic."),
         ("P0(a) ∧ ¬P2(a)", "Velmora is perishable and Velmora is not sour."),
         ("¬P1(a)", "Velmora does not contain garlic."),

@@ -9,17 +9,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import lgmt_tasks.task_configs as task_configs
 import pytest
-from lgmt_tasks.hub.repo import load_dataset_repo
-from lgmt_tasks.solvers.qmfol import render_prompt
-from lgmt_tasks.task_configs import qmfol_utils
-from lgmt_tasks.task_configs.qmfol import _generate
 from lm_eval import simple_evaluate
 from lm_eval.api.instance import Instance
 from lm_eval.api.model import LM
 from lm_eval.tasks import TaskManager
 
+import lgmt_tasks.task_configs as task_configs
+from lgmt_tasks.hub.repo import load_dataset_repo
+from lgmt_tasks.solvers.qmfol import render_prompt
+from lgmt_tasks.task_configs import qmfol_utils
+from lgmt_tasks.task_configs.qmfol import _generate
 from tests.qmfol.test_task import EXPECTED, MACRO_F1, PLAN, completion
 
 CONFIGS = Path(task_configs.__file__).parent
@@ -72,8 +72,7 @@ def test_scripted_run_reports_the_inspect_numbers(dataset: str, monkeypatch: pyt
     lm = ScriptedLM()
     results = simple_evaluate(model=lm, tasks=["lgmt_qmfol"], task_manager=manager(dataset=dataset))
     assert results is not None
-    got = {key.split(",")[0]: value for key, value in results["results"]["lgmt_qmfol"].items()
-           if key.endswith(",none")}
+    got = {key.split(",")[0]: value for key, value in results["results"]["lgmt_qmfol"].items() if key.endswith(",none")}
     # lm-eval's metric list is fixed: breakdowns cover the paper's grid values, and depth 3 is not one of them
     expected = {k: v for k, v in EXPECTED.items() if not k.startswith("unparsed_rate_") and k != "accuracy_d3_w2"}
     assert {name: got[name] for name in expected} == expected
@@ -87,8 +86,9 @@ def test_scripted_run_reports_the_inspect_numbers(dataset: str, monkeypatch: pyt
 
 
 def test_load_docs_parameters(dataset: str) -> None:
-    docs = qmfol_utils.load_docs(dataset=dataset, label=["True", "Unknown"], padding_tokens=10, version="1-A",
-                                 pretrained="ignored")["test"]
+    docs = qmfol_utils.load_docs(
+        dataset=dataset, label=["True", "Unknown"], padding_tokens=10, version="1-A", pretrained="ignored"
+    )["test"]
     assert len(docs) == 8 and all(doc["prompt"].count("Unimportant") == 5 for doc in docs)
     with pytest.raises(ValueError, match="no QMFOL tasks"):
         qmfol_utils.load_docs(dataset=dataset, topic="Animal")

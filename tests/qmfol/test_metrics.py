@@ -8,6 +8,7 @@ import pytest
 from inspect_ai.model import ModelName, ModelOutput
 from inspect_ai.scorer import Target
 from inspect_ai.solver import TaskState
+
 from lgmt_tasks.scorers.qmfol import qmfol_metrics, qmfol_scorer
 from lgmt_tasks.scorers.qmfol_metrics import (
     OUTCOME_KEYS,
@@ -36,11 +37,23 @@ def test_sample_outcome_is_a_flat_indicator_dict() -> None:
 
 
 def test_f1_and_distribution_by_hand() -> None:
-    data = outcomes([("True", "True"), ("True", "Unknown"), ("False", "False"), ("False", None),
-                     ("Unknown", "Unknown"), ("Unknown", "True")])
+    data = outcomes(
+        [
+            ("True", "True"),
+            ("True", "Unknown"),
+            ("False", "False"),
+            ("False", None),
+            ("Unknown", "Unknown"),
+            ("Unknown", "True"),
+        ]
+    )
     # parsed confusion: T->T, T->U, F->F, U->U, U->T
-    assert f1_scores(data) == {"f1_True": 2 * 1 / (2 + 2), "f1_False": 2 * 1 / (1 + 1),
-                               "f1_Unknown": 2 * 1 / (2 + 2), "macro_f1": (0.5 + 1.0 + 0.5) / 3}
+    assert f1_scores(data) == {
+        "f1_True": 2 * 1 / (2 + 2),
+        "f1_False": 2 * 1 / (1 + 1),
+        "f1_Unknown": 2 * 1 / (2 + 2),
+        "macro_f1": (0.5 + 1.0 + 0.5) / 3,
+    }
     dist = answer_distribution(data)
     assert (dist["dist_True_True"], dist["dist_True_Unknown"], dist["dist_False_False"]) == (0.5, 0.5, 1.0)
     assert dist["dist_False_Unknown"] == 0.0 and dist["dist_Unknown_True"] == 0.5
@@ -67,8 +80,15 @@ def test_epoch_means_keep_the_pooled_values() -> None:
 
 
 def state(completion: str, gold: str) -> TaskState:
-    st = TaskState(model=ModelName("mockllm/model"), sample_id="s", epoch=1, input="prompt", messages=[],
-                   target=Target(gold), metadata={"construction": "Unknown2"})
+    st = TaskState(
+        model=ModelName("mockllm/model"),
+        sample_id="s",
+        epoch=1,
+        input="prompt",
+        messages=[],
+        target=Target(gold),
+        metadata={"construction": "Unknown2"},
+    )
     st.output = ModelOutput.from_content(model="mockllm/model", content=completion)
     return st
 

@@ -22,6 +22,7 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
+
 from lgmt_tasks.builders.qmfol import QmfolConfig, build_qmfol
 from lgmt_tasks.builders.qmfol_card import write_qmfol_repo
 from lgmt_tasks.hub.repo import load_dataset_repo
@@ -101,8 +102,12 @@ class ScriptedModel:
 def log(dataset: str, tmp_path_factory: pytest.TempPathFactory) -> EvalLog:
     model = ScriptedModel(dataset)
     logs = tmp_path_factory.mktemp("logs")
-    [result] = eval(qmfol(dataset=dataset), model=get_model("mockllm/model", custom_outputs=model),
-                    log_dir=str(logs), display="none")
+    [result] = eval(
+        qmfol(dataset=dataset),
+        model=get_model("mockllm/model", custom_outputs=model),
+        log_dir=str(logs),
+        display="none",
+    )
     assert result.status == "success", result.error
     assert model.calls == 12
     return result
@@ -164,7 +169,8 @@ def test_on_the_fly_build_and_filters(tmp_path: Path, monkeypatch: pytest.Monkey
     monkeypatch.setenv("LGMT_CACHE_DIR", str(tmp_path / "cache"))
     task = qmfol(depth="2,3", width=1, distractors=[0], topic=["Animal"], label="False", per_config=2)
     assert sorted(s.id for s in task.dataset) == [  # type: ignore[misc]
-        f"Animal_d{d}_w1_{s}_1_distract0" for d in (2, 3) for s in (0, 1)]
+        f"Animal_d{d}_w1_{s}_1_distract0" for d in (2, 3) for s in (0, 1)
+    ]
     assert len(qmfol(dataset=dataset, seed=2).dataset) == 3  # a dataset keeps every seed unless asked
     with pytest.raises(ValueError, match="no QMFOL tasks"):
         qmfol(dataset=dataset, depth=7)

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
+
 from lgmt_tasks.builders.qmfol import QmfolConfig, build_qmfol
 from lgmt_tasks.logic.parse import parse
 from lgmt_tasks.logic.printer import show
@@ -23,8 +24,16 @@ from lgmt_tasks.qmfol.translate import (
     parse_nl2fol,
 )
 
-CONFIG = QmfolConfig(depths=(2,), widths=(2,), distractors=(1,), topics=("Food",), seeds=1, translator="model",
-                     translator_model="mockllm/model", max_attempts=2)
+CONFIG = QmfolConfig(
+    depths=(2,),
+    widths=(2,),
+    distractors=(1,),
+    topics=("Food",),
+    seeds=1,
+    translator="model",
+    translator_model="mockllm/model",
+    max_attempts=2,
+)
 LEXICON: QmfolLexicon = task_lexicon("Food", 12, 99)
 
 
@@ -62,8 +71,10 @@ class ScriptedTranslator:
                     fols[-1] = negate_first_literal(fols[-1])
                 mapping = "\n".join(f"{line}." for line in LEXICON.mapping())
                 sentences = "\n".join(f"S{k}: {realise(f, LEXICON)}" for k, f in enumerate(fols, start=1))
-                text = (f"1) Domain: food items at a market.\n2) Mapping List:\n{mapping}\n"
-                        f"3) Natural Language Restatement:\n{sentences}")
+                text = (
+                    f"1) Domain: food items at a market.\n2) Mapping List:\n{mapping}\n"
+                    f"3) Natural Language Restatement:\n{sentences}"
+                )
         else:
             sentences = re.findall(r"^S\d+: (.+)$", task_part.split("Sentences:", 1)[1], re.MULTILINE)
             text = "\n".join(f"F{k}: {show(read(s, LEXICON))}" for k, s in enumerate(sentences, start=1))
@@ -105,8 +116,10 @@ def test_prompts_follow_figure_3_and_replies_are_parsed() -> None:
         assert part in prompt
     assert prompt.endswith("\n".join(f"F{k}: {show(f)}" for k, f in enumerate(formulas, start=1)))
     lx = task_lexicon("Animal", 4, 0)
-    reply = ("1) Domain: animals in a zoo.\n2) Mapping List:\n" + "\n".join(lx.mapping()) + "\n3) Natural Language "
-             "Restatement:\n" + "\n".join(f"S{k}: {realise(f, lx)}" for k, f in enumerate(formulas, start=1)))
+    reply = (
+        "1) Domain: animals in a zoo.\n2) Mapping List:\n" + "\n".join(lx.mapping()) + "\n3) Natural Language "
+        "Restatement:\n" + "\n".join(f"S{k}: {realise(f, lx)}" for k, f in enumerate(formulas, start=1))
+    )
     forward = parse_fol2nl(reply, formulas)
     assert forward.domain == "animals in a zoo" and forward.names == {"a": lx.name("a")}
     back = nl2fol_prompt(forward)

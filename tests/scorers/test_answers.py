@@ -232,3 +232,18 @@ def test_answer_like_text_gives_a_defined_outcome(text: str, fmt: AnswerFormat) 
     parsed = parse_answer(text, fmt)
     assert (parsed.label is None) == (parsed.how == "unparsed")
     assert parsed.label is None or parsed.label in fmt.labels
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("No, we cannot infer the following from them.", "no"),
+        ("Yes, we can infer it.", "yes"),
+        ("No. Actually, Answer: yes", "yes"),  # a later explicit statement still wins
+        ("Yes and no, it depends.", None),  # a hedge is not an answer
+        ("Nothing follows; cannot say.", None),
+        ("Noted, the premises are long.", None),
+    ],
+)
+def test_a_reply_that_opens_with_a_label(text, expected):
+    assert parse_yes_no(text).label == expected
