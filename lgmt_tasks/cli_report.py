@@ -77,6 +77,10 @@ def report(logs: tuple[str, ...], latest: bool, out: str | None, sample_size: in
         folder.mkdir(parents=True, exist_ok=True)
         table.to_csv(folder / "headline.csv", index=False)
         (folder / "headline.md").write_text(display_table(table).to_markdown(index=False) + "\n", encoding="utf-8")
+        from lgmt_tasks.report.qmfol import qmfol_heatmaps
+
+        for png in qmfol_heatmaps(paths, folder):  # QMFOL logs only: depth × width accuracy, time, tokens
+            click.echo(f"heatmap: {png}")
         click.echo(f"written to {folder}")
 
 

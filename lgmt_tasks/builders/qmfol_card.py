@@ -92,11 +92,14 @@ def card_body(build: QmfolBuild, out: str) -> str:
     stats = build.stats
     paper = (cfg.depths, cfg.widths, cfg.distractors) == (PAPER_DEPTHS, PAPER_WIDTHS, PAPER_DISTRACTORS)
     grid = "the paper's grid (QMFOLBench)" if paper and cfg.seeds == 3 and len(cfg.topics) == 4 else "a sub-grid"
-    translation = ""
+    translation = (
+        "English is written by deterministic templates from topic lexicons, and every sentence is read "
+        "back to its formula.\n"
+    )
     if cfg.translator == "model":
         t = stats.counts.get("translation", Counter())
         translation = (
-            f"\nEnglish by `{cfg.translator_model}` with the paper's FOL2NL prompt; each task's round trip "
+            f"English by `{cfg.translator_model}` with the paper's FOL2NL prompt; each task's round trip "
             f"(NL2FOL by the same model) was proven equivalent by Z3, sentence by sentence: "
             f"{t.get('attempts', 0)} attempts, {t.get('passes', 0)} passes, {t.get('discards', 0)} "
             f"tasks discarded after {cfg.max_attempts} attempts.\n"
@@ -109,9 +112,7 @@ whether a conclusion is True, False or Unknown given the premises (rules, distra
 
 Every label is proven by Z3 (three-valued entailment), for the basic task and again with its distractors (the
 distractor property: the label and the consistency of the premises are unchanged). The depth and width of every
-rule set are measured from its rules and equal its parameters. English is written by deterministic templates from
-topic lexicons, and every sentence is read back to its formula.
-{translation}
+rule set are measured from its rules and equal its parameters. {translation}
 ## How it was built
 
 ```

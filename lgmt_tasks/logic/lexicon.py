@@ -689,30 +689,30 @@ def _find_conflict(templates: Sequence[tuple[PredicateKey, Template]], trie: _Tr
             return ()
         return kids[c[2]].keys() if c[2] >= 0 else (_VAR_LABEL, *kids[0].keys())
 
-    # Two slots that start together: the runs inside the trie stay identical until one closes while the other
-    # goes on (one constant is a prefix of another), or, on the first word only, they part on case ("Alice" vs
-    # "alice"). `parting[first]` lists those moments as (p, q): -1 = closed, else the trie node still inside;
-    # (-2, -2) = both closed on different constants that read alike (two runs, one resulting pair of cursors).
+    # Two slots that start together mostly read the same term, and then both close at once. They part only when
+    # one constant is a prefix of another (one run closes while the other goes on) or, on the sentence's first
+    # word, when two constants read alike but for case ("Alice" vs "alice"). `parting[first]` lists those
+    # moments as (p, q), each -1 = closed or the trie node where that run goes on; (-2, -2) = both closed, on
+    # different constants (two runs, although the resulting cursors may be equal).
     parting: dict[bool, list[tuple[int, int]]] = {}
     for first in (True, False):
-        found: list[tuple[int, int]] = []
-        frontier = sorted(
-            {(a, b) for w in kids[0] for a in trie.step(0, w, first=first) for b in trie.step(0, w, first=first)}
-        )
+        found: set[tuple[int, int]] = set()
+        frontier = {(x, y) for w in kids[0] for x in trie.step(0, w, first=first) for y in trie.step(0, w, first=first)}
+        visited: set[tuple[int, int]] = set()
         while frontier:
-            a, b = frontier.pop()
-            if ends[a] is not None and kids[b]:
-                found.append((-1, b))
-            if ends[b] is not None and kids[a]:
-                found.append((a, -1))
-            if a == b:
-                frontier.extend((child, child) for child in kids[a].values())
-                continue
-            if kids[a] and kids[b]:
-                found.append((a, b))
-            if ends[a] is not None and ends[b] is not None:
-                found.append((-2, -2))
-        parting[first] = found
+            x, y = frontier.pop()
+            visited.add((x, y))
+            if x != y and ends[x] is not None and ends[y] is not None:
+                found.add((-2, -2))
+            if ends[x] is not None and kids[y]:
+                found.add((-1, y))
+            if ends[y] is not None and kids[x]:
+                found.add((x, -1))
+            for w in kids[x].keys() & kids[y].keys():
+                nxt = (kids[x][w], kids[y][w])
+                if nxt not in visited:
+                    frontier.add(nxt)
+        parting[first] = sorted(found)
 
     def together(p: Cursor, q: Cursor, first: bool) -> list[tuple[Pair, bool]]:
         closed = ((p[0], p[1] + 1, -1), (q[0], q[1] + 1, -1))
@@ -752,8 +752,19 @@ def _find_conflict(templates: Sequence[tuple[PredicateKey, Template]], trie: _Tr
     queue: deque[State] = deque()
     parents: dict[State, list[State]] = defaultdict(list)
 
+    def dead(p: Cursor, q: Cursor) -> bool:
+        """A pair that cannot read one more common word (so it matters for nothing): cheap pruning."""
+        ip, iq = item(p), item(q)
+        if isinstance(ip, str):
+            if isinstance(iq, str):
+                return ip != iq
+            return q[2] >= 0 and ip not in kids[q[2]]
+        return isinstance(iq, str) and p[2] >= 0 and iq not in kids[p[2]]
+
     def push(pair: Pair, parent: State | None, differ: bool) -> None:
         p, q = pair
+        if dead(p, q):
+            return
         if p != q:
             child: State = (p, q, False) if p <= q else (q, p, False)
         else:
@@ -764,11 +775,32 @@ def _find_conflict(templates: Sequence[tuple[PredicateKey, Template]], trie: _Tr
             seen.add(child)
             queue.append(child)
 
-    starts = [(t, 0, -1) for t in range(len(templates))]
-    for a in range(len(starts)):
-        for b in range(a, len(starts)):
-            for child, differ in successors(starts[a], starts[b], True):
+    # The first word. Templates that start with a word are paired with everything, one by one. Templates that
+    # start with a slot all read the first term together; grouping them by the word after that slot avoids
+    # pairing every template with every other (most pairs would die on that word at once).
+    word_first = [(t, 0, -1) for t, (_, template) in enumerate(templates) if isinstance(template[0], str)]
+    slot_first = [(t, 0, -1) for t, (_, template) in enumerate(templates) if isinstance(template[0], int)]
+    for a, p in enumerate(word_first):
+        for q in (*word_first[a:], *slot_first):
+            for child, differ in successors(p, q, True):
                 push(child, None, differ)
+    by_next: dict[str | int, list[int]] = defaultdict(list)
+    for t, _, _ in slot_first:
+        by_next[templates[t][1][1]].append(t)
+    fold_twins = (-2, -2) in parting[True]
+    for group in by_next.values():
+        for a, tp in enumerate(group):
+            for tq in group[a:]:
+                push(((tp, 1, -1), (tq, 1, -1)), None, False)
+                if fold_twins:
+                    push(((tp, 1, -1), (tq, 1, -1)), None, True)
+    for x, y in parting[True]:
+        if x != -1:
+            continue  # (node, -1) is the mirror image, covered by pairing every template with every other below
+        for w in kids[y]:
+            for tp in by_next.get(w, ()):
+                for tq, _, _ in slot_first:
+                    push(((tp, 1, -1), (tq, 0, y)), None, False)
 
     order: list[State] = []
     finals: list[State] = []

@@ -11,6 +11,7 @@ import pytest
 from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
 
 from lgmt_tasks.builders.qmfol import QmfolConfig, build_qmfol
+from lgmt_tasks.builders.qmfol_card import card_body
 from lgmt_tasks.logic.parse import parse
 from lgmt_tasks.logic.printer import show
 from lgmt_tasks.logic.syntax import Formula, Not
@@ -106,6 +107,9 @@ def test_faithful_passes_drift_is_regenerated_then_discarded() -> None:
     assert dict(dropped["translation attempts"]) == {"drift": 2, "format": 1}
     assert dict(dropped["d2_w2"]) == {"translation discarded": 1}
     assert model.calls == {conclusions["True"]: 1, conclusions["False"]: 2, conclusions["Unknown"]: 2}
+    card = card_body(build, "out")
+    assert "5 attempts, 2 passes, 1 tasks discarded after 2 attempts" in card
+    assert "--translator model --translator-model mockllm/model --max-attempts 2" in card
 
 
 def test_prompts_follow_figure_3_and_replies_are_parsed() -> None:
