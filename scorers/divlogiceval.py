@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, grouped, metric, scorer
 from inspect_ai.solver import TaskState
+
 from lgmt_tasks.scorers.answers import CHOICE_LETTERS, parse_choice
 from lgmt_tasks.scorers.divlogiceval_metrics import (
     METRIC_NAMES,
@@ -71,35 +72,40 @@ def _normalise(text: str) -> str:
     return text.casefold()
 
 
-def _option_text(text: str, options: Sequence[str]) -> Choice | None:
-    """The option whose text the completion (or its last line) is; None if none; a contradicting marker: unparsed."""
-    targets = {_normalise(option): i for i, option in enumerate(options)}
-    lines = [line for line in text.splitlines() if line.strip()]
-    for candidate in ([text.strip()] if len(lines) > 1 else []) + lines[-1:]:
-        body = _ANSWER_LEAD.sub("", candidate.strip().strip("*_` "))
-        marker = _MARKER.match(body)
-        if marker:
-            body = body[marker.end() :]
-        position = targets.get(_normalise(body))
-        if position is None:
-            continue
-        if marker and CHOICE_LETTERS.index(marker.group("letter")) != position:
-            detail = f"letter {marker.group('letter')} but the text of option {CHOICE_LETTERS[position]}"
-            return Choice(None, "unparsed", detail)
-        return Choice(position, "option_text", f"text of option {CHOICE_LETTERS[position]}")
-    return None
+def _match_line(line: str, targets: Mapping[str, int]) -> Choice | None:
+    """The option a line *is* (after an `Answer:` lead, a letter marker and decoration), or None.
+
+    A letter marker that names another option than the text is a contradiction: unparsed.
+    """
+    body = _ANSWER_LEAD.sub("", line.strip().strip("*_` "))
+    marker = _MARKER.match(body)
+    if marker:
+        body = body[marker.end() :]
+    position = targets.get(_normalise(body))
+    if position is None:
+        return None
+    if marker and CHOICE_LETTERS.index(marker.group("letter")) != position:
+        detail = f"letter {marker.group('letter')} but the text of option {CHOICE_LETTERS[position]}"
+        return Choice(None, "unparsed", detail)
+    return Choice(position, "option_text", f"text of option {CHOICE_LETTERS[position]}")
+
+
+def _is_option_line(line: str, targets: Mapping[str, int]) -> bool:
+    return bool(_MARKER.match(line.strip().strip("*_` "))) or _match_line(line, targets) is not None
 
 
 def read_choice(text: str, options: Sequence[str]) -> Choice:
     """Read the chosen option of one completion: the letter parser, the option's text, else unparsed.
 
-    The letter is read by the one answer parser (`parse_choice`). The text reading accepts a completion (or its last
-    line) that *is* one option's text, after an optional `Answer:` lead, an optional letter marker (`C.`, `(C)`) and
-    decoration are removed; a marker that names a different option than the text is a contradiction, unparsed. Text
-    merely containing an option is not an answer (STYLE: no substring matching in free text).
+    The letter is read by the one answer parser (`parse_choice`). The text reading accepts a final line (or a whole
+    completion) that *is* one option's text, after an optional `Answer:` lead, an optional letter marker (`C.`,
+    `(C)`) and decoration are removed; a marker that names another option than the text is a contradiction, and
+    unparsed. Text merely containing an option is not an answer (STYLE: no substring matching in free text), and a
+    completion that ends with two option lines (`C. ...`, or an option's text) is the model listing the options, not
+    answering: unparsed, even though the letter parser would read the letter the reply opens with.
 
-    When the completion is exactly an option's text, the text wins over the letter parser: many options start with
-    the article "A" ("A man plays the saxophone ..."), which the letter parser reads as the letter A after a cue
+    A final line that is exactly an option's text wins over the letter parser: many options start with the article
+    "A" ("A man plays the saxophone ..."), which the letter parser reads as the letter A after a cue
     (`Answer: A man plays ...`). Otherwise the letter comes first, and the text is the fallback.
 
     Args:
@@ -109,12 +115,19 @@ def read_choice(text: str, options: Sequence[str]) -> Choice:
     Returns:
         The choice, as a position in the shown order.
     """
-    by_text = _option_text(text, options)
-    if by_text is not None:
-        return by_text
+    targets = {_normalise(option): i for i, option in enumerate(options)}
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) > 1 and _is_option_line(lines[-1], targets) and _is_option_line(lines[-2], targets):
+        return Choice(None, "unparsed", "the completion ends by listing options, without an answer")
+    final = _match_line(lines[-1], targets) if lines else None
+    if final is not None:
+        return final
     parsed = parse_choice(text)
     if parsed.label is not None:
         return Choice(CHOICE_LETTERS.index(parsed.label), parsed.how, parsed.detail)
+    whole = _match_line(" ".join(lines), targets) if len(lines) > 1 else None
+    if whole is not None:
+        return whole
     return Choice(None, "unparsed", f"{parsed.detail}; no option text either")
 
 

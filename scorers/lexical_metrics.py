@@ -49,7 +49,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
-from lgmt_tasks.scorers.pairwise import OUTCOME_KEYS, Outcome, Rate, ratio_of_sums
+from lgmt_tasks.scorers.pairwise import OUTCOME_KEYS, Outcome, Rate, outcome_column, ratio_of_sums
 
 Expected = Literal["equivalence", "difference"]
 
@@ -153,12 +153,7 @@ def discarded_outcome() -> dict[str, int]:
 
 
 def _column(outcomes: Sequence[Outcome], key: str) -> list[float]:
-    column = []
-    for index, outcome in enumerate(outcomes):
-        if key not in outcome:
-            raise ValueError(f"outcome {index} has no {key!r} (a lexical score has the keys {', '.join(LEXICAL_KEYS)})")
-        column.append(float(outcome[key]))
-    return column
+    return outcome_column(outcomes, key, f"a lexical score has the keys {', '.join(LEXICAL_KEYS)}")
 
 
 def confusion_cell(outcomes: Sequence[Outcome], cell: str) -> Rate:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-from lgmt_tasks.scorers.pairwise import Rate, ratio_of_sums
+from lgmt_tasks.scorers.pairwise import Rate, outcome_column, ratio_of_sums
 
 OUTCOME_KEYS: tuple[str, ...] = ("correct", "answered")
 """The keys of one test's outcome (the keys of the LogicAsker score dict)."""
@@ -46,12 +46,7 @@ def yes_no_outcome(gold: str, answer: str | None) -> dict[str, int]:
 
 
 def _column(outcomes: Sequence[Outcome], key: str) -> list[float]:
-    column = []
-    for index, outcome in enumerate(outcomes):
-        if key not in outcome:
-            raise ValueError(f"outcome {index} has no {key!r} (expected the keys {', '.join(OUTCOME_KEYS)})")
-        column.append(float(outcome[key]))
-    return column
+    return outcome_column(outcomes, key, f"expected the keys {', '.join(OUTCOME_KEYS)}")
 
 
 def response_accuracy(outcomes: Sequence[Outcome]) -> Rate:

@@ -143,13 +143,27 @@ def ratio_of_sums(numerators: Sequence[float], denominators: Sequence[float]) ->
     return Rate(ratio, math.sqrt(n / (n - 1) * residuals) / total_x, total_y, total_x)
 
 
-def _column(outcomes: Sequence[Outcome], key: str) -> list[float]:
+def outcome_column(outcomes: Sequence[Outcome], key: str, keys_note: str) -> list[float]:
+    """The values of `key` in every outcome, as floats (the numerators or denominators of a rate).
+
+    Args:
+        outcomes: Outcome dicts.
+        key: The key to extract.
+        keys_note: The parenthesised note of the error, naming the keys an outcome should have.
+
+    Raises:
+        ValueError: Naming the first outcome that lacks `key`, with `keys_note`.
+    """
     column = []
     for index, outcome in enumerate(outcomes):
         if key not in outcome:
-            raise ValueError(f"outcome {index} has no {key!r} (expected the keys {', '.join(OUTCOME_KEYS)})")
+            raise ValueError(f"outcome {index} has no {key!r} ({keys_note})")
         column.append(float(outcome[key]))
     return column
+
+
+def _column(outcomes: Sequence[Outcome], key: str) -> list[float]:
+    return outcome_column(outcomes, key, f"expected the keys {', '.join(OUTCOME_KEYS)}")
 
 
 def _over_parsed(outcomes: Sequence[Outcome], key: str) -> Rate:

@@ -19,6 +19,7 @@ from typing import Any
 from inspect_ai.model import ChatMessage, ChatMessageUser, ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import collect
+
 from lgmt_tasks.scorers.divlogiceval_metrics import ROTATIONS, rotation_order
 from lgmt_tasks.solvers.group import RESPONSES_KEY, members_of
 

@@ -43,6 +43,11 @@ from copy import deepcopy
 from typing import Any
 
 import datasets
+from lm_eval.api.instance import Instance
+from lm_eval.api.task import ConfigurableTask
+
+from lgmt_tasks.builders.divlogiceval import DEFAULT_N, QUESTION_TYPES, build_shots
+from lgmt_tasks.loaders.divlogiceval import build_config, load_divlogiceval_rows
 from lgmt_tasks.scorers.divlogiceval import predictions_of
 from lgmt_tasks.scorers.divlogiceval_metrics import (
     METRIC_NAMES,
@@ -54,11 +59,6 @@ from lgmt_tasks.scorers.divlogiceval_metrics import (
     to_original,
 )
 from lgmt_tasks.solvers.divlogiceval import ANSWER_PREFIX, LETTERS, check_shots, rotation_prompts
-from lm_eval.api.instance import Instance
-from lm_eval.api.task import ConfigurableTask
-
-from lgmt_tasks.builders.divlogiceval import DEFAULT_N, QUESTION_TYPES, build_shots
-from lgmt_tasks.loaders.divlogiceval import build_config, load_divlogiceval_rows
 
 log = logging.getLogger(__name__)
 

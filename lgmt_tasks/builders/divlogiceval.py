@@ -609,7 +609,8 @@ def build_divlogiceval(config: DivLogicEvalConfig, progress: bool = False) -> Di
                 stats.count(question_type, "rows")
     stats.notes["rows"] = len(rows)
     stats.notes["answer_positions"] = {LETTERS[p]: sum(r["answer"] == p for r in rows) for p in range(4)}
-    rows.sort(key=lambda r: r["id"])  # content-hash order mixes the types, so `--limit` samples all of them
+    # Order by the content hash (not the whole id, which starts with the type): `--limit` then samples every type.
+    rows.sort(key=lambda r: r["id"].rsplit("-", 1)[1])
     return DivLogicEvalBuild(datasets.Dataset.from_list(rows, features=FEATURES), stats, config)
 
 

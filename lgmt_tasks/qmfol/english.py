@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib import resources
@@ -306,14 +306,20 @@ def _literals(f: Formula) -> tuple[list[Formula], str]:
     return [f], "and"
 
 
-def _side(f: Formula, lx: QmfolLexicon, term: Term) -> str:
-    """A side with its subject repeated: "the food item is sour and the food item contains garlic"."""
-    parts, word = _literals(f)
-    out = []
+def _literals_about(parts: Sequence[Formula], term: Term) -> Iterator[tuple[str, bool, Term]]:
+    """(predicate, positive, term) of each literal of `parts`, lazily, checking that each is about `term`."""
     for part in parts:
         pred, positive, t = _literal(part)
         if t != term:
             raise EnglishError(f"{part!r} is not about {term!r}")
+        yield pred, positive, t
+
+
+def _side(f: Formula, lx: QmfolLexicon, term: Term) -> str:
+    """A side with its subject repeated: "the food item is sour and the food item contains garlic"."""
+    parts, word = _literals(f)
+    out = []
+    for pred, positive, t in _literals_about(parts, term):
         subject = lx.subject if isinstance(t, Var) else lx.name(t.name)
         out.append(f"{subject} {lx.phrase(pred).say(positive)}")
     return f" {word} ".join(out)
@@ -322,13 +328,7 @@ def _side(f: Formula, lx: QmfolLexicon, term: Term) -> str:
 def _vp_side(f: Formula, lx: QmfolLexicon, term: Term) -> str:
     """A side as verb phrases of one subject: "is sour and contains garlic"."""
     parts, word = _literals(f)
-    out = []
-    for part in parts:
-        pred, positive, t = _literal(part)
-        if t != term:
-            raise EnglishError(f"{part!r} is not about {term!r}")
-        out.append(lx.phrase(pred).say(positive))
-    return f" {word} ".join(out)
+    return f" {word} ".join(lx.phrase(pred).say(positive) for pred, positive, _ in _literals_about(parts, term))
 
 
 def _ground_term(f: Formula) -> Const:

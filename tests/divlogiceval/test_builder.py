@@ -299,3 +299,8 @@ def test_readme_example_prompt_and_statistics_match_the_default_build(default_bu
         counts = stats.counts[question_type]
         dropped = stats.total_dropped(question_type)
         assert f"| {question_type} | {counts['drawn']} | {counts['rows']} | {dropped} (" in text, question_type
+
+
+def test_rows_are_ordered_so_that_a_limit_sees_every_type(default_build):
+    first = default_build.dataset.select(range(9))["question_type"]
+    assert set(first) == set(QUESTION_TYPES)

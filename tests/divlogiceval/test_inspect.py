@@ -14,11 +14,11 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, ModelName, ModelOutput, ModelUsage, get_model
 from inspect_ai.scorer import Target
 from inspect_ai.solver import TaskState
+
+from lgmt_tasks.hub.repo import load_dataset_repo
 from lgmt_tasks.scorers.divlogiceval import circular_choice, predictions_of, read_choice
 from lgmt_tasks.solvers.divlogiceval import INSTRUCTION, render_prompt, rotation_prompts
 from lgmt_tasks.solvers.group import RESPONSES_KEY
-
-from lgmt_tasks.hub.repo import load_dataset_repo
 from lgmt_tasks.tasks.divlogiceval import divlogiceval, record_to_sample
 
 OPTIONS = ["The cat sleeps.", "It rains.", "Maria sings.", "A bus is late."]
@@ -61,6 +61,9 @@ def test_rotations_are_circular_and_shots_are_solved_examples():
         ("I think so.\n**A bus is late**", 3, "option_text"),
         ("Answer: A bus is late.", 3, "option_text"),  # not the letter A: the text of option D
         ("Answer: A", 0, "lenient"),
+        ("A. The cat sleeps.\nB. It rains.\nC. Maria sings.\nD. A bus is late.", None, "unparsed"),  # a listing
+        ("A. The cat sleeps.\nB. It rains.\nAnswer: B", 1, "lenient"),
+        ("Maria\nsings.", 2, "option_text"),
         ("A. Maria sings.", None, "unparsed"),  # letter and text disagree
         ("It rains and Maria sings.", None, "unparsed"),  # containment is not an answer
         ("Answer: A or B", None, "unparsed"),

@@ -6,15 +6,16 @@ import math
 from pathlib import Path
 from typing import Any
 
-import lgmt_tasks.task_configs as task_configs
 import pytest
-from lgmt_tasks.scorers.divlogiceval_metrics import rotation_order
-from lgmt_tasks.solvers.divlogiceval import INSTRUCTION
-from lgmt_tasks.task_configs import divlogiceval_utils
 from lm_eval import simple_evaluate
 from lm_eval.api.instance import Instance
 from lm_eval.api.model import LM
 from lm_eval.tasks import TaskManager
+
+import lgmt_tasks.task_configs as task_configs
+from lgmt_tasks.scorers.divlogiceval_metrics import rotation_order
+from lgmt_tasks.solvers.divlogiceval import INSTRUCTION
+from lgmt_tasks.task_configs import divlogiceval_utils
 
 CONFIGS = Path(task_configs.__file__).parent
 TASKS = {"lgmt_divlogiceval", "lgmt_divlogiceval_loglik"}

@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from lgmt_tasks.scorers.divlogiceval_metrics import (
     UNPARSED,
     accuracy,
