@@ -7,6 +7,7 @@ import shlex
 from pathlib import Path
 
 from lgmt_tasks import __version__
+from lgmt_tasks.builders.command import changed_options, source_options
 from lgmt_tasks.builders.lexical import LexicalBuild, LexicalConfig
 from lgmt_tasks.builders.lgmt_card import CITATION as LGMT_CITATION
 from lgmt_tasks.builders.lgmt_card import SOURCE_LICENCES
@@ -39,22 +40,17 @@ COLUMNS = """| column | meaning |
 def build_command(config: LexicalConfig, out: str) -> str:
     """The `lgmt build lexical` command that reproduces a config."""
     default = LexicalConfig()
-    parts = ["lgmt", "build", "lexical", "--source", config.source]
-    if config.source_path:
-        parts += ["--source-path", config.source_path]
-    if config.mrs != default.mrs:
-        for m in config.mrs:
-            parts += ["--mr", m]
+    parts = ["lgmt", "build", "lexical", *source_options(config.source, config.source_path, config.mrs, default.mrs)]
     if config.parts != default.parts:
         for p in config.parts:
             parts += ["--part", p]
-    for flag, value, base in [
-        ("--per-mr", config.per_mr, default.per_mr),
-        ("--generated-cases", config.generated_cases, default.generated_cases),
-        ("--timeout-ms", config.timeout_ms, default.timeout_ms),
-    ]:
-        if value != base:
-            parts += [flag, str(value)]
+    parts += changed_options(
+        [
+            ("--per-mr", config.per_mr, default.per_mr),
+            ("--generated-cases", config.generated_cases, default.generated_cases),
+            ("--timeout-ms", config.timeout_ms, default.timeout_ms),
+        ]
+    )
     if config.transformer:
         parts += ["--transformer-model", config.transformer]
     parts += ["--seed", str(config.seed), "--out", out]

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from lgmt_tasks import __version__
+from lgmt_tasks.builders.command import changed_options, source_options
 from lgmt_tasks.builders.lgmt import LgmtBuild, LgmtConfig
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.hub.repo import CardSpec, write_dataset_repo
@@ -59,26 +60,27 @@ each sentence's round trip proven by Z3) |
 def build_command(config: LgmtConfig, out: str, translation: Mapping[str, Any] | None = None) -> str:
     """The `lgmt build` command that reproduces a config (and the model translation, if one was run)."""
     default = LgmtConfig()
-    parts = ["lgmt", "build", "lgmt", "--source", config.source]
-    if config.source_path:
-        parts += ["--source-path", config.source_path]
-    if config.mrs != default.mrs:
-        for m in config.mrs:
-            parts += ["--mr", m]
-    for flag, value, base in [
-        ("--per-mr", config.per_mr, default.per_mr),
-        ("--followups", config.followups, default.followups),
-        ("--compose", config.compose, default.compose),
-        ("--names", config.names, default.names),
-        ("--direction", config.direction, default.direction),
-        ("--generated-cases", config.generated_cases, default.generated_cases),
-        ("--timeout-ms", config.timeout_ms, default.timeout_ms),
-    ]:
-        if value != base:
-            parts += [flag, str(value)]
+    parts = ["lgmt", "build", "lgmt", *source_options(config.source, config.source_path, config.mrs, default.mrs)]
+    parts += changed_options(
+        [
+            ("--per-mr", config.per_mr, default.per_mr),
+            ("--followups", config.followups, default.followups),
+            ("--compose", config.compose, default.compose),
+            ("--names", config.names, default.names),
+            ("--direction", config.direction, default.direction),
+            ("--generated-cases", config.generated_cases, default.generated_cases),
+            ("--timeout-ms", config.timeout_ms, default.timeout_ms),
+        ]
+    )
     if translation:
-        parts += ["--translator", "model", "--translator-model", str(translation["model"]),
-                  "--translation-attempts", str(translation["attempts"])]
+        parts += [
+            "--translator",
+            "model",
+            "--translator-model",
+            str(translation["model"]),
+            "--translation-attempts",
+            str(translation["attempts"]),
+        ]
     parts += ["--seed", str(config.seed), "--out", out]
     return shlex.join(parts)
 
@@ -92,12 +94,20 @@ def translation_text(stats: BuildStats) -> str:
     if not notes:
         return ""
     attempts: Mapping[str, int] = stats.counts.get("translation attempts", {})
-    failures = ", ".join(f"{reason}: {attempts[reason]}" for reason in sorted(attempts)
-                         if reason not in ("candidates", "tried", "proven", "model calls")) or "none"
-    return (f"English of transformed formulas: model `{notes['model']}` with the paper's translation prompt "
-            f"(Appendix C.2), every sentence checked by a round trip (back to FOL, proven equivalent by Z3), at most "
-            f"{notes['attempts']} attempts per sentence; groups with a sentence that never passed were dropped "
-            f"(rows `translation` and `translation attempts` below). Failed attempts by reason: {failures}.")
+    failures = (
+        ", ".join(
+            f"{reason}: {attempts[reason]}"
+            for reason in sorted(attempts)
+            if reason not in ("candidates", "tried", "proven", "model calls")
+        )
+        or "none"
+    )
+    return (
+        f"English of transformed formulas: model `{notes['model']}` with the paper's translation prompt "
+        f"(Appendix C.2), every sentence checked by a round trip (back to FOL, proven equivalent by Z3), at most "
+        f"{notes['attempts']} attempts per sentence; groups with a sentence that never passed were dropped "
+        f"(rows `translation` and `translation attempts` below). Failed attempts by reason: {failures}."
+    )
 
 
 def card_body(build: LgmtBuild, out: str) -> str:
@@ -164,7 +174,7 @@ def write_lgmt_repo(build: LgmtBuild, out_dir: str | Path) -> Path:
         body=card_body(build, out),
         extra={"source_datasets": [build.config.source]},
     )
-    stats = json.dumps({"config": build.config.key(), **build.stats.to_dict()}, indent=2, sort_keys=True,
-                       default=str)
-    return write_dataset_repo(out_dir, {"default": {"test": build.dataset}}, card,
-                              extra_files={"build_stats.json": stats + "\n"})
+    stats = json.dumps({"config": build.config.key(), **build.stats.to_dict()}, indent=2, sort_keys=True, default=str)
+    return write_dataset_repo(
+        out_dir, {"default": {"test": build.dataset}}, card, extra_files={"build_stats.json": stats + "\n"}
+    )

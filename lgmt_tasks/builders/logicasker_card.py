@@ -7,6 +7,7 @@ import shlex
 from pathlib import Path
 
 from lgmt_tasks import __version__
+from lgmt_tasks.builders.command import changed_options
 from lgmt_tasks.builders.logicasker import LogicAskerBuild, LogicAskerConfig, summary
 from lgmt_tasks.hub.repo import CardSpec, write_dataset_repo
 from lgmt_tasks.logicasker.catalogue import counts_markdown
@@ -49,12 +50,12 @@ def build_command(config: LogicAskerConfig, out: str) -> str:
     parts += ["--per-skill", str(config.per_skill)]
     if not config.balanced:
         parts.append("--unbalanced")
-    for option, number, base in (
-        ("--attempts", config.attempts, default.attempts),
-        ("--timeout-ms", config.timeout_ms, default.timeout_ms),
-    ):
-        if number != base:
-            parts += [option, str(number)]
+    parts += changed_options(
+        [
+            ("--attempts", config.attempts, default.attempts),
+            ("--timeout-ms", config.timeout_ms, default.timeout_ms),
+        ]
+    )
     parts += ["--seed", str(config.seed), "--out", out]
     return shlex.join(parts)
 

@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 from lgmt_tasks import __version__
+from lgmt_tasks.builders.command import changed_options
 from lgmt_tasks.builders.qmfol import (
     PAPER_DEPTHS,
     PAPER_DISTRACTORS,
@@ -54,13 +55,13 @@ def build_command(config: QmfolConfig, out: str) -> str:
     ]:
         if values != base:
             parts += [flag, *map(str, values)]
-    for flag, value, base_value in [
-        ("--seeds", config.seeds, default.seeds),
-        ("--seed", config.seed, default.seed),
-        ("--timeout-ms", config.timeout_ms, default.timeout_ms),
-    ]:
-        if value != base_value:
-            parts += [flag, str(value)]
+    parts += changed_options(
+        [
+            ("--seeds", config.seeds, default.seeds),
+            ("--seed", config.seed, default.seed),
+            ("--timeout-ms", config.timeout_ms, default.timeout_ms),
+        ]
+    )
     if config.translator == "model":
         parts += [
             "--translator",
