@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 import anyio
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
+
 from lgmt_tasks.scorers.answers import TRUTH_LABELS, ParsedAnswer, parse_label
 from lgmt_tasks.scorers.lexical_metrics import (
     CM_KEYS,

@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, grouped, metric, scorer
 from inspect_ai.solver import TaskState
+
 from lgmt_tasks.scorers.answers import TRUTH_LABELS, ParsedAnswer, parse_label
 from lgmt_tasks.scorers.pairwise import OUTCOME_KEYS, RATE_NAMES, RATES, Outcome, Rate, group_outcome
 from lgmt_tasks.solvers.group import RESPONSES_KEY

@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, grouped, metric, scorer
 from inspect_ai.solver import TaskState
+
 from lgmt_tasks.scorers.answers import ParsedAnswer, parse_yes_no
 from lgmt_tasks.scorers.logicasker_metrics import (
     OUTCOME_KEYS,

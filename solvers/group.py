@@ -26,6 +26,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import collect
+
 from lgmt_tasks.solvers.prompts import DEFAULT_PROMPTING, system_prompt
 
 RESPONSES_KEY = "responses"

@@ -21,10 +21,10 @@ from typing import Any
 
 from inspect_ai.model import CachePolicy, Model, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from lgmt_tasks.solvers.group import group_generate
-from lgmt_tasks.solvers.prompts import DEFAULT_PROMPTING, render_user_prompt
 
 from lgmt_tasks.lexical.llm import transform_followup
+from lgmt_tasks.solvers.group import group_generate
+from lgmt_tasks.solvers.prompts import DEFAULT_PROMPTING, render_user_prompt
 
 TRANSFORM_KEY = "lexical_transform"
 """`state.store` key of an eval-time transformation (a dict: ok, premises, conclusion, reason, calls)."""

@@ -29,13 +29,13 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import datasets
+
+from lgmt_tasks.lexical.catalogue import FUNCTION_BASED, resolve_mrs, resolve_parts
+from lgmt_tasks.loaders.lexical import load_lexical_rows
 from lgmt_tasks.scorers.answers import parse_label
 from lgmt_tasks.scorers.lexical_metrics import LEXICAL_KEYS, confusion_cell, label_violation, lexical_outcome
 from lgmt_tasks.scorers.pairwise import RATE_NAMES, Outcome
 from lgmt_tasks.task_configs.lgmt_utils import LABELS, LgmtTask, argmax_label, interleave_by_relation
-
-from lgmt_tasks.lexical.catalogue import FUNCTION_BASED, resolve_mrs, resolve_parts
-from lgmt_tasks.loaders.lexical import load_lexical_rows
 
 log = logging.getLogger(__name__)
 

@@ -64,14 +64,14 @@ from copy import deepcopy
 from typing import Any
 
 import datasets
-from lgmt_tasks.scorers.answers import TRUTH_LABELS, parse_label
-from lgmt_tasks.scorers.pairwise import RATE_NAMES, Outcome, acc_cons, acc_static, fur, group_outcome, hdr, mvr
-from lgmt_tasks.scorers.pairwise import unparsed_rate as unparsed_rate_of
-from lgmt_tasks.solvers.prompts import PROMPTINGS, render_user_prompt, system_prompt
 from lm_eval.api.instance import Instance
 from lm_eval.api.task import ConfigurableTask
 
 from lgmt_tasks.loaders.lgmt import MR_SETS, first_relation, load_lgmt_rows
+from lgmt_tasks.scorers.answers import TRUTH_LABELS, parse_label
+from lgmt_tasks.scorers.pairwise import RATE_NAMES, Outcome, acc_cons, acc_static, fur, group_outcome, hdr, mvr
+from lgmt_tasks.scorers.pairwise import unparsed_rate as unparsed_rate_of
+from lgmt_tasks.solvers.prompts import PROMPTINGS, render_user_prompt, system_prompt
 
 log = logging.getLogger(__name__)
 

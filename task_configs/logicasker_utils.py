@@ -29,11 +29,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import datasets
-from lgmt_tasks.scorers.answers import parse_yes_no
-from lgmt_tasks.scorers.logicasker_metrics import Outcome, instruction_following_rate, response_accuracy, yes_no_outcome
 
 from lgmt_tasks.loaders.logicasker import load_logicasker_rows
 from lgmt_tasks.logicasker.catalogue import get_skill
+from lgmt_tasks.scorers.answers import parse_yes_no
+from lgmt_tasks.scorers.logicasker_metrics import Outcome, instruction_following_rate, response_accuracy, yes_no_outcome
 
 CHOICES: tuple[str, str] = ("yes", "no")
 """The answers, in the order of the log-likelihood continuations (and of the tie-break)."""

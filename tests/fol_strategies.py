@@ -7,7 +7,7 @@ round-trip.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from hypothesis import strategies as st
 
@@ -34,7 +34,7 @@ CONSTANTS = ("alice", "bob", "lawtonPark", "c1")
 PREDICATES = (("Happy", 1), ("Likes", 2), ("Rich", 1), ("Between", 3), ("Rain", 0))
 
 
-@lru_cache(maxsize=None)
+@cache
 def terms(bound: tuple[str, ...]) -> st.SearchStrategy:
     consts = st.sampled_from(CONSTANTS).map(Const)
     if not bound:
@@ -42,7 +42,7 @@ def terms(bound: tuple[str, ...]) -> st.SearchStrategy:
     return st.one_of(consts, st.sampled_from(bound).map(Var))
 
 
-@lru_cache(maxsize=None)
+@cache
 def atoms(bound: tuple[str, ...], equality: bool = True) -> st.SearchStrategy:
     def atom_for(pred: tuple[str, int]) -> st.SearchStrategy:
         name, arity = pred
@@ -54,7 +54,7 @@ def atoms(bound: tuple[str, ...], equality: bool = True) -> st.SearchStrategy:
     return base
 
 
-@lru_cache(maxsize=None)
+@cache
 def formulas(
     bound: tuple[str, ...] = (),
     max_depth: int = 4,

@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 import datasets
+
 from lgmt_tasks.builders.english import followup_english
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.ids import content_id, derived_seed

@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 import datasets
+import yaml
 
 # Hub metadata vocabulary for `size_categories` (the card validator accepts these buckets).
 _SIZE_BUCKETS = [

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import datasets
+
 from lgmt_tasks.builders.cache import cached_repo
 from lgmt_tasks.hub.repo import load_dataset_repo
 from lgmt_tasks.relations import RELATIONS

@@ -368,8 +368,8 @@ class Lexicon:
     def __post_init__(self) -> None:
         problem = _local_problem(self.predicates, self.constants)
         if problem is None:
-            conflict = _find_conflict(self._atom_templates, self._trie)
-            problem = conflict.describe() if conflict else None
+            conflicts = _find_conflicts(self._atom_templates, self._trie, first_only=True)
+            problem = conflicts[0].describe() if conflicts else None
         if problem is not None:
             raise LexiconError(problem)
 
@@ -639,8 +639,13 @@ def _show_key(key: PredicateKey) -> str:
     return "equality" if key == EQ_KEY else f"{key[0]}/{key[1]}"
 
 
-def _find_conflict(templates: Sequence[tuple[PredicateKey, Template]], trie: _Trie) -> _Conflict | None:
+def _find_conflicts(
+    templates: Sequence[tuple[PredicateKey, Template]], trie: _Trie, *, first_only: bool = False
+) -> list[_Conflict]:
     """Decide injectivity and prefix-safety of all atom texts (see the module docstring).
+
+    Returns the conflicts, one per pair of templates, in a deterministic order (only the first one when
+    `first_only`); an empty list means the atoms are unambiguous.
 
     Each template is a small automaton over words: a literal word is read as it is; a slot reads one
     variable word (`_VAR_LABEL`, distinct from every lexicon word because variables may not be lexicon words)
@@ -804,6 +809,7 @@ def _find_conflict(templates: Sequence[tuple[PredicateKey, Template]], trie: _Tr
 
     order: list[State] = []
     finals: list[State] = []
+    conflicts: dict[tuple[PredicateKey, PredicateKey], _Conflict] = {}
     while queue:
         state = queue.popleft()
         order.append(state)
@@ -815,7 +821,10 @@ def _find_conflict(templates: Sequence[tuple[PredicateKey, Template]], trie: _Tr
         if pf or qf:
             ended, going = (p, q) if pf else (q, p)
             if any(w in FOLLOWERS and advance(going, w, False) for w in words_after(going)):
-                return _Conflict(templates[ended[0]][0], templates[going[0]][0], "prefix")
+                found_conflict = _Conflict(templates[ended[0]][0], templates[going[0]][0], "prefix")
+                if first_only:
+                    return [found_conflict]
+                conflicts.setdefault((found_conflict.first, found_conflict.second), found_conflict)
             continue
         for child, differ in successors(p, q, False):
             push(child, state, differ)
@@ -830,8 +839,11 @@ def _find_conflict(templates: Sequence[tuple[PredicateKey, Template]], trie: _Tr
     for state in order:
         p, q, differ = state
         if (p != q or differ) and state in alive:
-            return _Conflict(templates[p[0]][0], templates[q[0]][0], "ambiguous")
-    return None
+            found_conflict = _Conflict(templates[p[0]][0], templates[q[0]][0], "ambiguous")
+            if first_only:
+                return [found_conflict]
+            conflicts.setdefault((found_conflict.first, found_conflict.second), found_conflict)
+    return list(conflicts.values())
 
 
 # --------------------------------------------------------------------------- building a lexicon
@@ -915,8 +927,8 @@ class _Search:
             taken[folded] = name
         return None
 
-    def resolve(self, conflict: _Conflict) -> bool:
-        """Fall back one symbol involved in `conflict`; False when none can fall back any further.
+    def resolve(self, conflict: _Conflict) -> Literal["predicate", "constant"] | None:
+        """Fall back one symbol involved in `conflict`: which kind, or None when none can fall back further.
 
         Natural predicate templates give way first (the later one in sorted order); when both templates are
         already formal, the constants are to blame: the first one (sorted) whose phrase has several words or
@@ -925,14 +937,14 @@ class _Search:
         keys = sorted({conflict.first, conflict.second} - {EQ_KEY}, reverse=True)
         for key in keys:
             if self.predicate_chains[key][self.predicate_at[key]][1] and self.bump_predicate(key):
-                return True
+                return "predicate"
         literal_words = {w for _, t in self.predicates() for w in t if isinstance(w, str)}
         literal_words |= {w for w in EQ_TEMPLATE if isinstance(w, str)}
         for name, words in self.constants():
             suspicious = len(words) > 1 or any(w in literal_words for w in words)
             if suspicious and self.bump_constant(name):
-                return True
-        return any(self.bump_predicate(key) for key in keys)
+                return "constant"
+        return "predicate" if any(self.bump_predicate(key) for key in keys) else None
 
 
 def lexicon_for(
@@ -992,15 +1004,27 @@ def lexicon_for(
             constant_chains[key] = [(words, True)]
     search = _Search(predicate_chains, constant_chains)
 
-    while True:  # every round falls one symbol back or returns; the chains are finite
+    while True:  # every round falls at least one symbol back or returns; the chains are finite
         clash = search.constant_clash()
         if clash is not None:
             if not search.bump_constant(clash[1]):
                 raise LexiconError(f"constant {clash[1]!r} reads like constant {clash[0]!r}")
             continue
         predicates, constants = search.predicates(), search.constants()
-        conflict = _find_conflict((*predicates, (EQ_KEY, EQ_TEMPLATE)), _Trie.build(constants))
-        if conflict is None:
+        conflicts = _find_conflicts((*predicates, (EQ_KEY, EQ_TEMPLATE)), _Trie.build(constants))
+        if not conflicts:
             return Lexicon(predicates, constants, style)
-        if not search.resolve(conflict):
-            raise LexiconError(conflict.describe() + "; no fallback resolves it")
+        # Resolve the conflicts of disjoint predicate pairs in one round (a round costs one analysis); after a
+        # constant falls back, start a new round, since that may resolve the remaining conflicts too.
+        touched: set[PredicateKey] = set()
+        progress = False
+        for conflict in conflicts:
+            if {conflict.first, conflict.second} & touched:
+                continue
+            touched |= {conflict.first, conflict.second}
+            outcome = search.resolve(conflict)
+            progress = progress or outcome is not None
+            if outcome == "constant":
+                break
+        if not progress:
+            raise LexiconError(conflicts[0].describe() + "; no fallback resolves it")

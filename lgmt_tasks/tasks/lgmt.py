@@ -90,8 +90,8 @@ def _define(suite: str, summary: str) -> Callable[..., Task]:
         prefill: bool = False,
     ) -> Task:
         return lgmt_task(
-            suite, prompting=prompting, prefill=prefill, source=source, source_path=source_path, per_mr=per_mr, seed=seed,
-            followups=followups, compose=compose, translator=translator, names=names, dataset=dataset,
+            suite, prompting=prompting, prefill=prefill, source=source, source_path=source_path, per_mr=per_mr,
+            seed=seed, followups=followups, compose=compose, translator=translator, names=names, dataset=dataset,
             revision=revision,
         )
 

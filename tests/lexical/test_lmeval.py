@@ -6,16 +6,16 @@ import math
 from pathlib import Path
 from typing import Any
 
-import lgmt_tasks.task_configs as task_configs
 import pytest
-from lgmt_tasks.task_configs import lexical_utils
-from lgmt_tasks.task_configs.lexical import _generate
-from lgmt_tasks.task_configs.lgmt_utils import LABELS
 from lm_eval import simple_evaluate
 from lm_eval.api.instance import Instance
 from lm_eval.api.model import LM
 from lm_eval.tasks import TaskManager
 
+import lgmt_tasks.task_configs as task_configs
+from lgmt_tasks.task_configs import lexical_utils
+from lgmt_tasks.task_configs.lexical import _generate
+from lgmt_tasks.task_configs.lgmt_utils import LABELS
 from tests.lexical.helpers import PLAN, WRONG_SOURCE, other
 
 CONFIGS = Path(task_configs.__file__).parent

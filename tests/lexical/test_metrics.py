@@ -6,6 +6,7 @@ import itertools
 import math
 
 import pytest
+
 from lgmt_tasks.scorers.lexical_metrics import (
     CM_KEYS,
     LEXICAL_KEYS,

@@ -8,6 +8,7 @@ import pytest
 from inspect_ai.model import ModelName
 from inspect_ai.scorer import SampleScore, Score, Target
 from inspect_ai.solver import TaskState
+
 from lgmt_tasks.scorers.lexical import cell_of, lexical_consistency, lexical_metrics, lexical_outcomes
 from lgmt_tasks.scorers.lexical_metrics import LEXICAL_KEYS, discarded_outcome
 from lgmt_tasks.solvers.group import RESPONSES_KEY

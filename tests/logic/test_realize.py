@@ -515,10 +515,10 @@ phrases_st = st.lists(
 @settings(max_examples=400, deadline=None)
 @given(templates_st, phrases_st)
 def test_ambiguity_check_agrees_with_brute_force(templates: list, phrases: list) -> None:
-    from lgmt_tasks.logic.lexicon import _find_conflict, _Trie
+    from lgmt_tasks.logic.lexicon import _find_conflicts, _Trie
 
     keyed = [((f"P{i}", sum(isinstance(x, int) for x in t)), t) for i, t in enumerate(templates)]
     keyed.append((("=", 2), EQ_TEMPLATE))
     constants = [(f"c{i}", tuple(words)) for i, words in enumerate(phrases)]
     expected = _brute_force_ok(keyed, constants)
-    assert (_find_conflict(keyed, _Trie.build(constants)) is None) == expected
+    assert (not _find_conflicts(keyed, _Trie.build(constants))) == expected

@@ -6,16 +6,16 @@ import math
 from pathlib import Path
 from typing import Any
 
-import lgmt_tasks.task_configs as task_configs
 import pytest
-from lgmt_tasks.task_configs import logicasker_utils
-from lgmt_tasks.task_configs.logicasker import _generate
 from lm_eval import simple_evaluate
 from lm_eval.api.instance import Instance
 from lm_eval.api.model import LM
 from lm_eval.tasks import TaskManager
 
+import lgmt_tasks.task_configs as task_configs
 from lgmt_tasks.hub.repo import load_dataset_repo
+from lgmt_tasks.task_configs import logicasker_utils
+from lgmt_tasks.task_configs.logicasker import _generate
 from tests.logicasker.test_task import reply_for
 
 CONFIGS = Path(task_configs.__file__).parent

@@ -8,6 +8,7 @@ import pytest
 from inspect_ai.model import ChatMessageUser, ModelName, ModelOutput
 from inspect_ai.scorer import SampleScore, Score, Target
 from inspect_ai.solver import TaskState
+
 from lgmt_tasks.scorers.answers import parse_yes_no
 from lgmt_tasks.scorers.logicasker import BREAKDOWNS, logicasker_metrics, outcomes_of, yes_no_answer
 from lgmt_tasks.scorers.logicasker_metrics import (

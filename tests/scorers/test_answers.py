@@ -7,6 +7,7 @@ import time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from lgmt_tasks.scorers.answers import (
     CHOICE_FORMAT,
     TRUTH_FORMAT,

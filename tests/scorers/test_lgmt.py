@@ -19,6 +19,7 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, ModelName, ModelOutput, ModelUsage, get_model
 from inspect_ai.scorer import SampleScore, Score, Target
 from inspect_ai.solver import TaskState
+
 from lgmt_tasks.scorers.lgmt import (
     RATE_METRICS,
     STDERR_METRICS,

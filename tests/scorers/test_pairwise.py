@@ -8,6 +8,7 @@ import statistics
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from lgmt_tasks.scorers.pairwise import (
     OUTCOME_KEYS,
     RATE_NAMES,

@@ -10,6 +10,7 @@ import pytest
 from inspect_ai import Task, eval
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
+
 from lgmt_tasks.solvers.group import RESPONSES_KEY, group_generate
 from lgmt_tasks.solvers.prompts import system_prompt
 

@@ -6,6 +6,7 @@ import json
 import re
 
 import pytest
+
 from lgmt_tasks.scorers.answers import parse_label
 from lgmt_tasks.solvers.prompts import (
     FEW_SHOT,

@@ -7,9 +7,9 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import datasets
 import pytest
 
-import datasets
 from lgmt_tasks.logic.parse import parse
 from lgmt_tasks.logic.prover import Label, entailment, satisfiable
 from lgmt_tasks.logic.syntax import is_sentence, signature

@@ -7,17 +7,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import lgmt_tasks.task_configs as task_configs
 import pytest
+from lm_eval import simple_evaluate
+from lm_eval.api.instance import Instance
+from lm_eval.api.model import LM
+from lm_eval.tasks import TaskManager
+
+import lgmt_tasks.task_configs as task_configs
 from lgmt_tasks.scorers.pairwise import RATE_NAMES
 from lgmt_tasks.solvers.prompts import render_user_prompt, system_prompt
 from lgmt_tasks.task_configs import lgmt_utils
 from lgmt_tasks.task_configs.lgmt import _generate
 from lgmt_tasks.task_configs.lgmt_utils import ANSWER_CUE, LABELS
-from lm_eval import simple_evaluate
-from lm_eval.api.instance import Instance
-from lm_eval.api.model import LM
-from lm_eval.tasks import TaskManager
 
 CONFIGS = Path(task_configs.__file__).parent
 SUITES = ("mr_e", "mr_s", "mr_p", "mr_c")
