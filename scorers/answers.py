@@ -198,6 +198,14 @@ def _label_run(tokens: list[tuple[str, int]], fmt: AnswerFormat, *, ignore_case:
     return _Run(tuple(labels), i, hedged)
 
 
+def _letter_starts_a_phrase(tokens: list[tuple[str, int]], run: _Run, fmt: AnswerFormat) -> bool:
+    """For letters: `Answer: A man plays ...` is the article "A" opening an option's text, not the letter A."""
+    if not fmt.option_markers or run.end_token >= len(tokens) or tokens[run.end_token - 1][0] != "A":
+        return False  # only the letter A doubles as an English word (the article)
+    following = tokens[run.end_token][0]
+    return following[0].isalnum() and fmt.lookup(following) is None and following.casefold() not in _CONNECTORS
+
+
 def _exact_run(text: str, fmt: AnswerFormat, *, ignore_case: bool = False) -> _Run | None:
     """Read a label run that is all of `text` apart from decoration and final punctuation (`**True**.`, `C)`)."""
     tokens = _tokens(text)
@@ -264,7 +272,7 @@ def _cue_statements(text: str, fmt: AnswerFormat) -> list[_Statement]:
             rest = text[match.end() : match.end() + _WINDOW].split("\n", 1)[0]
             tokens = _tokens(rest)
             run = _label_run(tokens, fmt)
-            if run is None:
+            if run is None or _letter_starts_a_phrase(tokens, run, fmt):
                 continue
             closed = _skip(tokens, run.end_token, _CLOSERS)  # show a closing `**` or `)` with the statement
             end = match.end() + tokens[closed - 1][1]

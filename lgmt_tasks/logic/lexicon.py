@@ -781,30 +781,43 @@ def _find_conflicts(
             queue.append(child)
 
     # The first word. Templates that start with a word are paired with everything, one by one. Templates that
-    # start with a slot all read the first term together; grouping them by the word after that slot avoids
-    # pairing every template with every other (most pairs would die on that word at once).
+    # start with a slot all read the first term together and then their first run of words; two of them only
+    # matter once one run stops (at a slot or the end) while the other stops too or goes on, so we pair them
+    # there directly, through a table of runs, instead of pairing every template with every other.
     word_first = [(t, 0, -1) for t, (_, template) in enumerate(templates) if isinstance(template[0], str)]
-    slot_first = [(t, 0, -1) for t, (_, template) in enumerate(templates) if isinstance(template[0], int)]
+    slot_first = [t for t, (_, template) in enumerate(templates) if isinstance(template[0], int)]
     for a, p in enumerate(word_first):
-        for q in (*word_first[a:], *slot_first):
+        for q in (*word_first[a:], *((t, 0, -1) for t in slot_first)):
             for child, differ in successors(p, q, True):
                 push(child, None, differ)
+    stops: dict[tuple[str | int, ...], list[int]] = defaultdict(list)  # run -> templates whose run it is
+    passes: dict[tuple[str | int, ...], list[int]] = defaultdict(list)  # run -> templates whose run goes on
     by_next: dict[str | int, list[int]] = defaultdict(list)
-    for t, _, _ in slot_first:
-        by_next[templates[t][1][1]].append(t)
+    for t in slot_first:
+        template = templates[t][1]
+        k = 1
+        while k < len(template) and isinstance(template[k], str):
+            passes[tuple(template[1:k])].append(t)
+            k += 1
+        stops[tuple(template[1:k])].append(t)
+        if len(template) > 1:
+            by_next[template[1]].append(t)
     fold_twins = (-2, -2) in parting[True]
-    for group in by_next.values():
-        for a, tp in enumerate(group):
-            for tq in group[a:]:
-                push(((tp, 1, -1), (tq, 1, -1)), None, False)
+    for run, stopped in stops.items():
+        k = 1 + len(run)
+        for a, tp in enumerate(stopped):
+            for tq in stopped[a:]:
+                push(((tp, k, -1), (tq, k, -1)), None, False)
                 if fold_twins:
-                    push(((tp, 1, -1), (tq, 1, -1)), None, True)
+                    push(((tp, k, -1), (tq, k, -1)), None, True)
+            for tq in passes.get(run, ()):
+                push(((tp, k, -1), (tq, k, -1)), None, False)
     for x, y in parting[True]:
         if x != -1:
             continue  # (node, -1) is the mirror image, covered by pairing every template with every other below
         for w in kids[y]:
             for tp in by_next.get(w, ()):
-                for tq, _, _ in slot_first:
+                for tq in slot_first:
                     push(((tp, 1, -1), (tq, 0, y)), None, False)
 
     order: list[State] = []

@@ -248,3 +248,16 @@ def test_answer_like_text_gives_a_defined_outcome(text: str, fmt: AnswerFormat) 
 )
 def test_a_reply_that_opens_with_a_label(text, expected):
     assert parse_yes_no(text).label == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Answer: A man plays the saxophone.", None),  # the article opening an option's text, not the letter
+        ("Answer: A", "A"),
+        ("The answer is B because it follows.", "B"),
+        ("Answer: C) Paris", "C"),
+    ],
+)
+def test_the_article_a_is_not_the_letter_a(text, expected):
+    assert parse_choice(text).label == expected
