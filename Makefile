@@ -36,7 +36,7 @@ test: $(STAMP)
 	HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 lint: $(STAMP)
-	$(BIN)/ruff check lgmt_tasks solvers scorers tests benchmarks
+	$(BIN)/ruff check lgmt_tasks solvers scorers task_configs tests benchmarks
 	$(BIN)/mypy
 
 bench: $(STAMP)

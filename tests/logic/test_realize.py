@@ -131,7 +131,10 @@ def test_appendix_b_example() -> None:
         (And((P("Rain"), And((P("Snow"), P("Hail"))))), "Both rain is true and both snow is true and hail is true."),
         (And((And((P("Rain"), P("Snow"))), P("Hail"))), "Both both rain is true and snow is true, and hail is true."),
         (Iff(P("Rain"), P("Snow")), "Rain is true if and only if snow is true."),
-        (Iff(Not(P("Rain")), P("Snow")), "It holds that it is not the case that rain is true, if and only if snow is true."),
+        (
+            Iff(Not(P("Rain")), P("Snow")),
+            "It holds that it is not the case that rain is true, if and only if snow is true.",
+        ),
         (
             And((Iff(P("Rain"), P("Snow")), P("Hail"))),
             "Both it holds that rain is true if and only if snow is true, and hail is true.",
@@ -338,7 +341,10 @@ def test_reader_reports_position() -> None:
         read("All of tom is happy, and tom is happy.", lx)  # "all of" needs three operands
 
 
-VOCAB = "it is not the case that holds logically true false both either all of at least one exactly if then and only but for there exists such , tom happy x".split()
+VOCAB = (
+    "it is not the case that holds logically true false both either all of at least one exactly if then and only "
+    "but for there exists such , tom happy x"
+).split()
 
 
 @settings(max_examples=300, deadline=None)
@@ -505,7 +511,9 @@ def template_st(draw: st.DrawFn) -> tuple:
 
 templates_st = st.lists(template_st(), min_size=1, max_size=4)
 phrases_st = st.lists(
-    st.lists(st.sampled_from(["park", "Park", "big", "happy", "is", "of", "lawton", "tom", "and"]), min_size=1, max_size=3),
+    st.lists(
+        st.sampled_from(["park", "Park", "big", "happy", "is", "of", "lawton", "tom", "and"]), min_size=1, max_size=3
+    ),
     min_size=0,
     max_size=4,
     unique_by=tuple,
