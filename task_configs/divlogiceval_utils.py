@@ -39,7 +39,6 @@ from __future__ import annotations
 import difflib
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from copy import deepcopy
 from typing import Any
 
 import datasets
@@ -59,6 +58,7 @@ from lgmt_tasks.scorers.divlogiceval_metrics import (
     to_original,
 )
 from lgmt_tasks.solvers.divlogiceval import ANSWER_PREFIX, LETTERS, check_shots, rotation_prompts
+from lgmt_tasks.task_configs._requests import group_requests
 
 log = logging.getLogger(__name__)
 
@@ -278,32 +278,7 @@ class DivLogicEvalTask(ConfigurableTask):
         Raises:
             TypeError: If `ctx` is not the list of rotation contexts.
         """
-        kwargs.pop("apply_chat_template", None)
-        kwargs.pop("chat_template", None)
-        if not isinstance(ctx, list):
-            raise TypeError(f"{self.config.task}: expected one context per rotation, got {type(ctx).__name__}")
-        if self.OUTPUT_TYPE == "generate_until":
-            return [
-                Instance(
-                    request_type="generate_until",
-                    doc=doc,
-                    arguments=(context, deepcopy(self.config.generation_kwargs)),
-                    idx=r,
-                    **kwargs,
-                )
-                for r, context in enumerate(ctx)
-            ]
-        return [
-            Instance(
-                request_type="loglikelihood",
-                doc=doc,
-                arguments=(context, continuation),
-                idx=r * len(CONTINUATIONS) + j,
-                **kwargs,
-            )
-            for r, context in enumerate(ctx)
-            for j, continuation in enumerate(CONTINUATIONS)
-        ]
+        return group_requests(self, doc, ctx, CONTINUATIONS, "rotation", **kwargs)
 
     def process_results(self, doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, dict[str, Any]]:
         """Score one instance with the task's alpha (the YAML's `process_results` is this at alpha = 1)."""

@@ -60,7 +60,6 @@ from __future__ import annotations
 import difflib
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from copy import deepcopy
 from typing import Any
 
 import datasets
@@ -72,6 +71,7 @@ from lgmt_tasks.scorers.answers import TRUTH_LABELS, parse_label
 from lgmt_tasks.scorers.pairwise import RATE_NAMES, Outcome, acc_cons, acc_static, fur, group_outcome, hdr, mvr
 from lgmt_tasks.scorers.pairwise import unparsed_rate as unparsed_rate_of
 from lgmt_tasks.solvers.prompts import PROMPTINGS, render_user_prompt, system_prompt
+from lgmt_tasks.task_configs._requests import group_requests
 
 log = logging.getLogger(__name__)
 
@@ -399,32 +399,7 @@ class LgmtTask(ConfigurableTask):
         Raises:
             TypeError: If `ctx` is not the list of member contexts.
         """
-        kwargs.pop("apply_chat_template", None)
-        kwargs.pop("chat_template", None)
-        if not isinstance(ctx, list):
-            raise TypeError(f"{self.config.task}: expected one context per member, got {type(ctx).__name__}")
-        if self.OUTPUT_TYPE == "generate_until":
-            return [
-                Instance(
-                    request_type="generate_until",
-                    doc=doc,
-                    arguments=(context, deepcopy(self.config.generation_kwargs)),
-                    idx=member,
-                    **kwargs,
-                )
-                for member, context in enumerate(ctx)
-            ]
-        return [
-            Instance(
-                request_type="loglikelihood",
-                doc=doc,
-                arguments=(context, label),
-                idx=member * len(LABELS) + j,
-                **kwargs,
-            )
-            for member, context in enumerate(ctx)
-            for j, label in enumerate(LABELS)
-        ]
+        return group_requests(self, doc, ctx, LABELS, "member", **kwargs)
 
 
 # --------------------------------------------------------------------------------------------- results, metrics
