@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import json
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -494,6 +496,8 @@ def _brute_force_ok(templates: list, constants: list) -> bool:
 
 
 TEMPLATE_WORDS = ["is", "happy", "of", "park", "and", ",", "Park", "big"]
+
+
 @st.composite
 def template_st(draw: st.DrawFn) -> tuple:
     """A valid template: optional leading words, then slots separated by at least one word."""
@@ -530,3 +534,32 @@ def test_ambiguity_check_agrees_with_brute_force(templates: list, phrases: list)
     constants = [(f"c{i}", tuple(words)) for i, words in enumerate(phrases)]
     expected = _brute_force_ok(keyed, constants)
     assert (not _find_conflicts(keyed, _Trie.build(constants))) == expected
+
+
+# --------------------------------------------------------------------------- real benchmark formulas
+
+DATA = Path(__file__).parents[2].parent / "shared" / "data"
+
+
+@pytest.mark.parametrize("name", ["folio/folio_v2_validation.jsonl", "proverqa/proverqa_dev_hard.jsonl"])
+def test_roundtrip_of_benchmark_problems(name: str) -> None:
+    """One lexicon per problem, as the builders use it; every formula that parses reads back exactly."""
+    from lgmt_tasks.logic.parse import FormulaSyntaxError, parse
+
+    if not DATA.is_dir():
+        pytest.skip(f"source data folder {DATA} is absent")
+    checked = 0
+    with (DATA / name).open(encoding="utf-8") as fh:
+        for line in fh:
+            record = json.loads(line)
+            fs = []
+            for text in [*record["premises_fol"], record["conclusion_fol"]]:
+                try:
+                    fs.append(parse(text))
+                except FormulaSyntaxError:
+                    continue  # malformed in the source: listed by test_source_formulas
+            lx = lexicon_for(fs)
+            for f in fs:
+                assert read(realize(f, lx), lx) == f, (record["id"], realize(f, lx))
+                checked += 1
+    assert checked > 1000
