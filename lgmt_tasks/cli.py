@@ -10,7 +10,9 @@ from lgmt_tasks import __version__
 from lgmt_tasks.cli_audit import audit_source_command
 from lgmt_tasks.cli_audit_translations import audit_translations_command
 from lgmt_tasks.cli_build import build
+from lgmt_tasks.cli_publish import publish_command
 from lgmt_tasks.cli_report import report
+from lgmt_tasks.cli_verify import verify_command
 
 
 @click.group()
@@ -30,7 +32,9 @@ def lm_eval_path() -> None:
 main.add_command(audit_source_command)
 main.add_command(audit_translations_command)
 main.add_command(build)
+main.add_command(publish_command)
 main.add_command(report)
+main.add_command(verify_command)
 
 if __name__ == "__main__":
     main()

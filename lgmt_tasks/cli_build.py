@@ -36,11 +36,13 @@ def build() -> None:
 @click.option("--translator-model", default=None, help="Inspect model for --translator model (e.g. openai/gpt-4o).")
 @click.option("--translation-attempts", type=click.IntRange(min=1), default=2, show_default=True,
               help="Round trips per sentence before its group is rejected (--translator model).")
+@click.option("--num-proc", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes to build with (the output does not depend on it).")
 @click.option("--out", type=click.Path(), required=True, help="Output folder (e.g. datasets/lgmt).")
 def build_lgmt_command(source: str, source_path: str | None, mrs: tuple[str, ...], per_mr: int, seed: int,
                        followups: int, compose: str, names: str, direction: str, generated_cases: int,
                        timeout_ms: int, translator: str, translator_model: str | None, translation_attempts: int,
-                       out: str) -> None:
+                       num_proc: int, out: str) -> None:
     """Build LGMT metamorphic groups: sources x relations, every label and follow-up proven by Z3."""
     from lgmt_tasks.builders.lgmt import LgmtConfig, build_lgmt
     from lgmt_tasks.builders.lgmt_card import write_lgmt_repo
@@ -56,7 +58,7 @@ def build_lgmt_command(source: str, source_path: str | None, mrs: tuple[str, ...
                             direction=direction, generated_cases=generated_cases, timeout_ms=timeout_ms)
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from exc
-    result = build_lgmt(config, progress=True)
+    result = build_lgmt(config, progress=True, num_proc=num_proc)
     if translator == "model":
         from lgmt_tasks.builders.translate import translate_build, with_translation
 
@@ -82,9 +84,12 @@ def build_lgmt_command(source: str, source_path: str | None, mrs: tuple[str, ...
               help="Negation column, used when present (else negations are made by rule).")
 @click.option("--pool-split", default="train", show_default=True, help="Split of a dataset pool.")
 @click.option("--timeout-ms", type=int, default=DEFAULT_TIMEOUT_MS, show_default=True, help="Z3 limit per query.")
+@click.option("--num-proc", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes to build with (the output does not depend on it).")
 @click.option("--out", type=click.Path(), required=True, help="Output folder (e.g. datasets/divlogiceval).")
 def build_divlogiceval_command(per_type: int, seed: int, n: int, pool: str | None, pool_column: str,
-                               pool_negation_column: str, pool_split: str, timeout_ms: int, out: str) -> None:
+                               pool_negation_column: str, pool_split: str, timeout_ms: int, num_proc: int,
+                               out: str) -> None:
     """Build DivLogicEval four-option questions (3c1e, 3e1c, missing premise), every answer key proven by Z3."""
     from lgmt_tasks.builders.divlogiceval import DivLogicEvalConfig, build_divlogiceval
     from lgmt_tasks.builders.divlogiceval_card import write_divlogiceval_repo
@@ -95,7 +100,7 @@ def build_divlogiceval_command(per_type: int, seed: int, n: int, pool: str | Non
                                     timeout_ms=timeout_ms)
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from exc
-    result = build_divlogiceval(config, progress=True)
+    result = build_divlogiceval(config, progress=True, num_proc=num_proc)
     write_divlogiceval_repo(result, out)
     click.echo(result.stats.to_markdown(["drawn", "proven", "rows"]))
     click.echo(f"\n{len(result.dataset)} instances; answer positions {result.stats.notes['answer_positions']}. "
@@ -115,10 +120,12 @@ def build_divlogiceval_command(per_type: int, seed: int, n: int, pool: str | Non
 @click.option("--attempts", type=int, default=30, show_default=True, help="Generation attempts per test.")
 @click.option("--timeout-ms", type=int, default=DEFAULT_TIMEOUT_MS, show_default=True, help="Z3 limit per query.")
 @click.option("--list", "list_rules", is_flag=True, help="Print the skill catalogue and exit.")
+@click.option("--num-proc", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes to build with (the output does not depend on it).")
 @click.option("--out", type=click.Path(), default=None, help="Output folder (e.g. datasets/logicasker).")
 def build_logicasker_command(logic: tuple[str, ...], category: tuple[str, ...], rules: tuple[str, ...], length: str,
                              per_skill: int, seed: int, unbalanced: bool, attempts: int, timeout_ms: int,
-                             list_rules: bool, out: str | None) -> None:
+                             list_rules: bool, num_proc: int, out: str | None) -> None:
     """Build LogicAsker tests: every skill at every length, balanced yes/no, every answer proven by Z3."""
     from lgmt_tasks.builders.logicasker import LogicAskerConfig, build_logicasker, parse_lengths, summary
     from lgmt_tasks.builders.logicasker_card import write_logicasker_repo
@@ -137,7 +144,7 @@ def build_logicasker_command(logic: tuple[str, ...], category: tuple[str, ...], 
         return
     if out is None:
         raise click.UsageError("--out is required (or use --list)")
-    result = build_logicasker(config, progress=True)
+    result = build_logicasker(config, progress=True, num_proc=num_proc)
     write_logicasker_repo(result, out)
     click.echo(f"\n{summary(result)}\nWritten to {out}")
 

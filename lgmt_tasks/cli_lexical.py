@@ -54,6 +54,13 @@ from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
     default=None,
     help="Inspect model that writes the LLM-based follow-ups (needed for MR-8, 51, 120, 136, 152).",
 )
+@click.option(
+    "--num-proc",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Processes to build with (the output does not depend on it).",
+)
 @click.option("--out", type=click.Path(), required=True, help="Output folder (e.g. datasets/lexical).")
 def build_lexical_command(
     source: str,
@@ -65,6 +72,7 @@ def build_lexical_command(
     generated_cases: int,
     timeout_ms: int,
     transformer_model: str | None,
+    num_proc: int,
     out: str,
 ) -> None:
     """Build LLMorph's lexical relations on LGMT's source cases (function-based; LLM-based with a transformer)."""
@@ -90,7 +98,7 @@ def build_lexical_command(
         )
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from exc
-    result = build_lexical(config, progress=True, transformer=config.transformer)
+    result = build_lexical(config, progress=True, transformer=config.transformer, num_proc=num_proc)
     click.echo(result.stats.to_markdown(["proven", "candidates", "tried", "built"]))
     if len(result.dataset) == 0:
         raise click.ClickException("no group could be built (see the dropped reasons above); nothing written")

@@ -106,11 +106,13 @@ def _is_number(text: str) -> bool:
 )
 @click.option("--timeout-ms", type=int, default=DEFAULT_TIMEOUT_MS, show_default=True, help="Z3 limit per check.")
 @click.option(
+    "--num-proc",
     "--workers",
+    "num_proc",
     type=click.IntRange(min=1),
     default=1,
     show_default=True,
-    help="Processes for the proofs (the output does not depend on it).",
+    help="Processes to build with (the output does not depend on it). --workers is its former name.",
 )
 @click.option("--out", type=click.Path(), required=True, help="Output folder (e.g. datasets/qmfol).")
 def build_qmfol_command(
@@ -128,7 +130,7 @@ def build_qmfol_command(
     from lgmt_tasks.builders.qmfol import QmfolBuild, QmfolConfig, build_qmfol, stats_events
     from lgmt_tasks.builders.qmfol_card import write_qmfol_repo
 
-    out, workers = options.pop("out"), options.pop("workers")
+    out, num_proc = options.pop("out"), options.pop("num_proc")
     if options["translator"] == "model" and not options["translator_model"]:
         raise click.UsageError("--translator model needs --translator-model M (any Inspect model name)")
     grid: dict[str, Any] = {
@@ -142,7 +144,7 @@ def build_qmfol_command(
         config = QmfolConfig(**{k: v for k, v in grid.items() if v}, **options)
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from exc
-    result: QmfolBuild = build_qmfol(config, progress=True, workers=workers)
+    result: QmfolBuild = build_qmfol(config, progress=True, num_proc=num_proc)
     write_qmfol_repo(result, out)
     click.echo(result.stats.to_markdown(stats_events(result.stats)))
     for column in ("labels", "constructions", "topics"):

@@ -1,4 +1,7 @@
-"""`lgmt report`: tables from Inspect logs (headline, per category, per relation)."""
+"""`lgmt report`: tables from Inspect logs, paper tables and plots per suite, a leaderboard, eval reports.
+
+Also: leaderboard rows from lm-eval results files, and seeded samples of reported violations for manual review.
+"""
 
 from __future__ import annotations
 
@@ -27,9 +30,16 @@ class SampleSize(click.ParamType):
 
 
 @click.command("report")
-@click.argument("logs", nargs=-1, required=True, type=click.Path(exists=True))
+@click.argument("logs", nargs=-1, required=False, type=click.Path(exists=True))
 @click.option("--latest", is_flag=True, help="Only the newest log of each folder.")
-@click.option("--out", type=click.Path(), default=None, help="Folder for CSV and Markdown tables.")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Report folder: every suite's paper tables (DIR/<suite>/*.csv|.md) and plots (PNG), "
+              "DIR/leaderboard.csv, DIR/headline.csv|.md, and the index DIR/report.md.")
+@click.option("--lm-eval-results", "lm_eval_results", multiple=True, type=click.Path(exists=True, dir_okay=False),
+              help="An lm-eval results JSON (repeatable): its tasks become leaderboard rows. LOGS may then be "
+              "omitted.")
+@click.option("--eval-report", is_flag=True, help="Print the Markdown evaluation report of each log (model, samples "
+              "run / total, date, the inspect eval command, versions, headline metrics, deviations from the paper).")
 @click.option("--sample-violations", "sample_size", type=SampleSize(), is_flag=False, flag_value="cochran",
               default=None, help="Instead of tables: export a seeded random sample of N reported violations as CSV "
               "for manual review (to --out DIR/violations_sample.csv, else standard output). N defaults to "
@@ -37,9 +47,14 @@ class SampleSize(click.ParamType):
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of --sample-violations.")
 @click.option("--weakness", is_flag=True, help="LogicAsker logs: list the skills with the lowest response accuracy "
               "(leaves and rules, with counts and 95% Wilson intervals; CSV and Markdown to --out).")
-def report(logs: tuple[str, ...], latest: bool, out: str | None, sample_size: int | str | None, seed: int,
-           weakness: bool) -> None:
+def report(logs: tuple[str, ...], latest: bool, out: str | None, lm_eval_results: tuple[str, ...],
+           eval_report: bool, sample_size: int | str | None, seed: int, weakness: bool) -> None:
     """Summarise Inspect logs (files or folders) as metric tables, or sample their violations for review."""
+    if not logs and not lm_eval_results:
+        raise click.UsageError("give Inspect logs (files or folders), or --lm-eval-results FILE")
+    if lm_eval_results and (weakness or eval_report or sample_size is not None):
+        raise click.UsageError("--lm-eval-results makes leaderboard rows; it cannot be combined with --weakness, "
+                               "--eval-report or --sample-violations")
     if weakness:
         from lgmt_tasks.report.headline import log_paths as paths_of
         from lgmt_tasks.report.logicasker import weakness_report
@@ -57,14 +72,20 @@ def report(logs: tuple[str, ...], latest: bool, out: str | None, sample_size: in
         log_paths,
     )
 
-    if sample_size is not None:
-        _sample_violations(log_paths(logs, latest=latest), sample_size, seed, out)
-        return
-    table = headline_table(logs, latest=latest)
-    if table.empty:
-        raise click.ClickException(f"no logs found in {', '.join(logs)}")
-    click.echo(display_table(table).to_markdown(index=False))
     paths = log_paths(logs, latest=latest)
+    if logs and not paths:
+        raise click.ClickException(f"no logs found in {', '.join(logs)}")
+    if sample_size is not None:
+        _sample_violations(paths, sample_size, seed, out)
+        return
+    if eval_report:
+        _eval_reports(paths)
+        return
+    if not paths:
+        _lm_eval_only(lm_eval_results, out)
+        return
+    table = headline_table(paths)
+    click.echo(display_table(table).to_markdown(index=False))
     _lexical_section(paths)
     if len(paths) == 1:
         metrics = log_metrics(read_eval_log(paths[0], header_only=True))
@@ -77,11 +98,54 @@ def report(logs: tuple[str, ...], latest: bool, out: str | None, sample_size: in
         folder.mkdir(parents=True, exist_ok=True)
         table.to_csv(folder / "headline.csv", index=False)
         (folder / "headline.md").write_text(display_table(table).to_markdown(index=False) + "\n", encoding="utf-8")
-        from lgmt_tasks.report.qmfol import qmfol_heatmaps
+        from lgmt_tasks.report.suites import suite_report_function
 
-        for png in qmfol_heatmaps(paths, folder):  # QMFOL logs only: depth × width accuracy, time, tokens
-            click.echo(f"heatmap: {png}")
-        click.echo(f"written to {folder}")
+        if suite_report_function("qmfol") is None:  # until QMFOL's suite report draws them under DIR/qmfol/
+            from lgmt_tasks.report.qmfol import qmfol_heatmaps
+
+            for png in qmfol_heatmaps(paths, folder):  # QMFOL logs only: depth × width accuracy, time, tokens
+                click.echo(f"heatmap: {png}")
+        _write_report(paths, lm_eval_results, folder)
+
+
+def _write_report(paths: list[str], lm_eval_results: tuple[str, ...], folder: Path) -> None:
+    from lgmt_tasks.report.write import write_report
+
+    written = write_report(paths, list(lm_eval_results), folder)
+    for suite, files in written.files.items():
+        click.echo(f"{suite}: {len(files)} files in {folder / suite}")
+    for suite in written.pending:
+        click.echo(f"{suite}: no paper tables yet (leaderboard rows only)")
+    if written.foreign:
+        click.echo(f"skipped, not our tasks: {', '.join(written.foreign)}", err=True)
+    click.echo(f"leaderboard: {written.leaderboard}\nindex: {written.index}")
+
+
+def _lm_eval_only(lm_eval_results: tuple[str, ...], out: str | None) -> None:
+    """Leaderboard rows of lm-eval results alone: printed, and written to --out when given."""
+    from lgmt_tasks.report.leaderboard import leaderboard
+
+    try:
+        board = leaderboard([], lm_eval_results)
+    except ValueError as error:
+        raise click.ClickException(str(error)) from error
+    if board.empty:
+        raise click.ClickException(f"no lgmt-tasks task in {', '.join(lm_eval_results)}")
+    shown = board.dropna(axis="columns", how="all").drop(columns=["log", "task_args"], errors="ignore")
+    click.echo(shown.to_markdown(index=False, floatfmt=".3f"))
+    if out:
+        _write_report([], lm_eval_results, Path(out))
+
+
+def _eval_reports(paths: list[str]) -> None:
+    from lgmt_tasks.report.eval_report import eval_report
+
+    for i, path in enumerate(paths):
+        try:
+            text = eval_report(path)
+        except ValueError as error:
+            raise click.ClickException(str(error)) from error
+        click.echo(("\n" if i else "") + f"<!-- {path} -->\n" + text, nl=False)
 
 
 def _lexical_section(paths: list[str]) -> None:

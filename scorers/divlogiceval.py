@@ -41,6 +41,7 @@ from lgmt_tasks.scorers.divlogiceval_metrics import (
     stderr,
     to_original,
 )
+from lgmt_tasks.scorers.unparsed import unparsed_rate, unparsed_rate_stderr  # shared by every suite
 from lgmt_tasks.solvers.group import RESPONSES_KEY
 
 # ---------------------------------------------------------------------------------------------------- reading
@@ -205,12 +206,6 @@ def rotation_acc() -> Metric:
 
 
 @metric
-def unparsed_rate() -> Metric:
-    """Compute the share of answers (four per instance) that could not be read; they count as wrong."""
-    return _metric("unparsed_rate", "value")
-
-
-@metric
 def acc_stderr() -> Metric:
     """Compute the standard error of `acc` over instances."""
     return _metric("acc", "stderr")
@@ -232,12 +227,6 @@ def partial_circular_stderr() -> Metric:
 def rotation_acc_stderr() -> Metric:
     """Compute the standard error of `rotation_acc` over instances."""
     return _metric("rotation_acc", "stderr")
-
-
-@metric
-def unparsed_rate_stderr() -> Metric:
-    """Compute the standard error of `unparsed_rate` over instances."""
-    return _metric("unparsed_rate", "stderr")
 
 
 METRICS: dict[str, Callable[[], Metric]] = {

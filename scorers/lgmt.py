@@ -27,6 +27,7 @@ from inspect_ai.solver import TaskState
 
 from lgmt_tasks.scorers.answers import TRUTH_LABELS, ParsedAnswer, parse_label
 from lgmt_tasks.scorers.pairwise import OUTCOME_KEYS, RATE_NAMES, RATES, Outcome, Rate, group_outcome
+from lgmt_tasks.scorers.unparsed import unparsed_rate, unparsed_rate_stderr  # shared by every suite
 from lgmt_tasks.solvers.group import RESPONSES_KEY
 
 UNPARSED = "unparsed"
@@ -99,12 +100,6 @@ def fur() -> Metric:
 
 
 @metric
-def unparsed_rate() -> Metric:
-    """Compute the share of groups with an answer the parser could not read / all groups."""
-    return _rate_metric(RATES["unparsed_rate"], "value")
-
-
-@metric
 def mvr_stderr() -> Metric:
     """Compute the standard error of `mvr` (delta method over groups)."""
     return _rate_metric(RATES["mvr"], "stderr")
@@ -132,12 +127,6 @@ def hdr_stderr() -> Metric:
 def fur_stderr() -> Metric:
     """Compute the standard error of `fur` (delta method over groups)."""
     return _rate_metric(RATES["fur"], "stderr")
-
-
-@metric
-def unparsed_rate_stderr() -> Metric:
-    """Compute the standard error of `unparsed_rate` (the usual standard error of a mean over groups)."""
-    return _rate_metric(RATES["unparsed_rate"], "stderr")
 
 
 RATE_METRICS: dict[str, Callable[[], Metric]] = {

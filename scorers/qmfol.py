@@ -35,8 +35,8 @@ from lgmt_tasks.scorers.qmfol_metrics import (
     answer_distribution,
     f1_scores,
     sample_outcome,
-    unparsed_rate,
 )
+from lgmt_tasks.scorers.unparsed import unparsed_rate  # shared by every suite
 
 UNPARSED = "unparsed"
 """`Score.answer` when the answer could not be parsed."""
@@ -114,16 +114,6 @@ def qmfol_answer_distribution() -> Metric:
     return compute
 
 
-@metric(name="unparsed_rate")
-def qmfol_unparsed_rate() -> Metric:
-    """Compute the share of tasks whose answer the parser could not read."""
-
-    def compute(scores: list[SampleScore]) -> float:
-        return unparsed_rate(outcomes_of(scores)).value
-
-    return compute
-
-
 def breakdown(base: Callable[[], Metric], name: str, key: str) -> Metric:
     """Break a metric down by a sample metadata key, named `<name>_<value>` (e.g. `accuracy_d5_w10`).
 
@@ -151,9 +141,9 @@ def qmfol_metrics(breakdowns: Sequence[str] = tuple(BREAKDOWNS)) -> list[Metric]
         qmfol_accuracy_stderr(),
         qmfol_f1(),
         qmfol_answer_distribution(),
-        qmfol_unparsed_rate(),
+        unparsed_rate(),
         *(breakdown(qmfol_accuracy, "accuracy", key) for key in breakdowns),
-        breakdown(qmfol_unparsed_rate, "unparsed_rate", "label"),
+        breakdown(unparsed_rate, "unparsed_rate", "label"),
     ]
 
 

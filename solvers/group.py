@@ -18,7 +18,6 @@ from typing import Any
 
 from inspect_ai.model import (
     ChatMessage,
-    ChatMessageAssistant,
     ChatMessageSystem,
     ChatMessageUser,
     ModelOutput,
@@ -27,18 +26,20 @@ from inspect_ai.model import (
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import collect
 
+from lgmt_tasks.solvers.prefill import LABEL_OPENING, REASONING_OPENING, open_answer, prefilled_response
 from lgmt_tasks.solvers.prompts import DEFAULT_PROMPTING, system_prompt
 
 RESPONSES_KEY = "responses"
 """`state.store` key of the raw completions (list[str], member order: source first)."""
 
 PREFILLS: dict[str, str] = {
-    "zero_shot": '{"label": "',
-    "few_shot": '{"label": "',
-    "zero_shot_cot": '{"reasoning": "',
-    "few_shot_cot": '{"reasoning": "',
+    "zero_shot": LABEL_OPENING,
+    "few_shot": LABEL_OPENING,
+    "zero_shot_cot": REASONING_OPENING,
+    "few_shot_cot": REASONING_OPENING,
 }
-"""Assistant prefill per prompting (with `prefill=True`): the opening of the JSON answer the prompt asks for."""
+"""Assistant prefill per prompting (with `prefill=True`): the opening of the JSON answer the prompt asks for
+(the mechanism is `lgmt_tasks.solvers.prefill`)."""
 
 
 def members_of(state: TaskState) -> list[str]:
@@ -83,17 +84,17 @@ def group_generate(prompting: str = DEFAULT_PROMPTING, prefill: bool = False) ->
         ValueError: At construction, if `prompting` is not one of the four (the message lists them).
     """
     system = system_prompt(prompting)  # validates now, when the task is built, not at the first sample
+    opening = PREFILLS[prompting] if prefill else ""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         members = members_of(state)
         model = get_model()
-        opening: list[ChatMessage] = [ChatMessageAssistant(content=PREFILLS[prompting])] if prefill else []
         conversations: list[list[ChatMessage]] = [
-            [ChatMessageSystem(content=system), ChatMessageUser(content=prompt), *opening] for prompt in members
+            open_answer([ChatMessageSystem(content=system), ChatMessageUser(content=prompt)], opening)
+            for prompt in members
         ]
         outputs: list[ModelOutput] = await collect(*(model.generate(messages) for messages in conversations))
-        head = PREFILLS[prompting] if prefill else ""
-        state.store.set(RESPONSES_KEY, [head + output.completion for output in outputs])
+        state.store.set(RESPONSES_KEY, [prefilled_response(opening, output) for output in outputs])
         state.messages = [*conversations[0], outputs[0].message]
         state.output = outputs[0]
         return state

@@ -40,7 +40,10 @@ def is_pending(metadata: dict[str, Any] | None) -> bool:
 
 @solver
 def lexical_generate(
-    prompting: str = DEFAULT_PROMPTING, transformer: str | Model | None = None, cache: bool = True
+    prompting: str = DEFAULT_PROMPTING,
+    transformer: str | Model | None = None,
+    cache: bool = True,
+    prefill: bool = False,
 ) -> Solver:
     """Make pending follow-ups with the transformer, then ask the model once per member (as `group_generate`).
 
@@ -48,6 +51,8 @@ def lexical_generate(
         prompting: The LGMT prompting strategy (`zero_shot`, `zero_shot_cot`, `few_shot`, `few_shot_cot`).
         transformer: The transformer model (an Inspect model name or a `Model`); needed only for pending rows.
         cache: Cache transformer calls across epochs and runs (see the module docstring); False re-transforms.
+        prefill: Open the answers of the model under test with the JSON the prompting asks for, exactly as
+            `group_generate(prompting, prefill=True)` does (transformer calls are never prefilled).
 
     Returns:
         The solver.
@@ -55,7 +60,7 @@ def lexical_generate(
     Raises:
         ValueError: At construction, on an invalid `prompting`; when solving, on a pending row without a transformer.
     """
-    inner = group_generate(prompting)
+    inner = group_generate(prompting, prefill=prefill)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         metadata = state.metadata

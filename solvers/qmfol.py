@@ -12,11 +12,20 @@ to show that the accuracy drop of 20 distractors is not a length effect. `paddin
 N filler words after the premises ("Unimportant content." repeated; words approximate tokens, since the tokenizer
 is the model's: compare the input tokens of a run with and without padding in the log, see
 `lgmt_tasks.report.qmfol.qmfol_samples`).
+
+Prefill (`qmfol_generate(prefill=True)`, not in the paper). The prompt asks for reasoning followed by a JSON label; a
+small model seldom writes the JSON at all. With a prefill the assistant turn opens with `{"label": "` (the mechanism
+of `lgmt_tasks.solvers.prefill`, shared with LGMT), so the model answers directly, without the reasoning the prompt
+asks for: the results are those of a direct answer and are not comparable with the paper's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+from inspect_ai.solver import Solver, generate
+
+from lgmt_tasks.solvers.prefill import LABEL_OPENING, prefill_generate
 
 QMFOL_TEMPLATE = """\
 Based only on the premises below, decide whether the conclusion is True, False, or Unknown.
@@ -69,3 +78,20 @@ def render_prompt(premises: Sequence[str], conclusion: str, padding_tokens: int 
     numbered = "\n".join(f"Premise {k}: {p}" for k, p in enumerate(premises, start=1))
     padding = f"\n{filler(padding_tokens)}\n" if padding_tokens else ""
     return QMFOL_TEMPLATE.format(premises=numbered, padding=padding, conclusion=conclusion)
+
+
+QMFOL_PREFILL = LABEL_OPENING
+"""The assistant prefill of QMFOL (with `prefill=True`): the opening of the `{"label": ...}` object it asks for."""
+
+
+def qmfol_generate(prefill: bool = False) -> Solver:
+    """The QMFOL solver: one generation for the prompt, optionally with the answer opened by `QMFOL_PREFILL`.
+
+    Args:
+        prefill: Open the assistant turn with `{"label": "`; the completion the scorer parses is then the opening
+            plus the model's continuation. False (the default, as in the paper) is Inspect's plain `generate()`.
+
+    Returns:
+        The solver.
+    """
+    return prefill_generate(QMFOL_PREFILL) if prefill else generate()

@@ -1,8 +1,10 @@
 """A content-addressed cache of built datasets, so tasks that build on the fly build once per config.
 
-Builds are deterministic (same config and package version → same bytes), so caching by a hash of the config
-and version is safe. The cache holds the same Hub repository folder `lgmt build` writes, and tasks read it
-through the same `datasets.load_dataset` path as a published dataset.
+Builds are deterministic (same config, builder revision and package version → same bytes), so caching by a hash
+of those is safe. Every builder has a `BUILD_REVISION`, bumped when its output changes for the same config, and the
+repository writer has a `REPO_FORMAT`: both are part of the key, so a changed builder never serves a stale build
+from a cache written by the same package version. The cache holds the same Hub repository folder `lgmt build`
+writes, and tasks read it through the same `datasets.load_dataset` path as a published dataset.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from lgmt_tasks import __version__
+from lgmt_tasks.hub.repo import REPO_FORMAT
 from lgmt_tasks.ids import content_id
 
 
@@ -24,13 +27,22 @@ def cache_root() -> Path:
     return Path(os.environ.get("LGMT_CACHE_DIR") or Path.home() / ".cache" / "lgmt-tasks")
 
 
-def cached_repo(suite: str, key: dict[str, Any], write: Callable[[Path], object]) -> Path:
-    """The cached repository folder for `(suite, key)`, writing it with `write(folder)` on a miss.
+def cached_repo(
+    suite: str, key: dict[str, Any], write: Callable[[Path], object], *, build_revision: int | str
+) -> Path:
+    """The cached repository folder for `(suite, key, build_revision)`, writing it with `write(folder)` on a miss.
+
+    Args:
+        suite: The suite name.
+        key: The build config (`Config.key()`).
+        write: Writes the repository into the folder it is given.
+        build_revision: The builder's `BUILD_REVISION`.
 
     The folder is written under a temporary name and renamed into place, so concurrent processes never see a
     half-written build.
     """
-    digest = content_id(suite, [json.dumps(key, sort_keys=True, default=str), __version__], length=16)
+    parts = [json.dumps(key, sort_keys=True, default=str), __version__, str(build_revision), str(REPO_FORMAT)]
+    digest = content_id(suite, parts, length=16)
     target = cache_root() / "builds" / digest
     if (target / "README.md").exists():
         return target

@@ -53,11 +53,16 @@ from lgmt_tasks.builders.divlogiceval_logic import (
     shape,
     split_answers,
 )
+from lgmt_tasks.builders.parallel import process_pool, split
+from lgmt_tasks.builders.rows import dataset_from_rows
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.ids import content_id, derived_seed
 from lgmt_tasks.logic.printer import show
 from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS, Undecided, entails
 from lgmt_tasks.logic.syntax import Atom, Formula, subformulas
+
+BUILD_REVISION = 1
+"""Bumped whenever the builder's output changes for the same config (part of the build-cache key)."""
 
 QuestionType = Literal["3c1e", "3e1c", "missing"]
 QUESTION_TYPES: tuple[str, ...] = ("3c1e", "3e1c", "missing")
@@ -563,7 +568,8 @@ def build_item(
             continue
         failure = prove_item(item, config.timeout_ms, construction=True)
         if failure is not None:
-            stats.drop(question_type, failure)
+            # Named by its seed coordinates: the draw can be regenerated and re-proven from them.
+            stats.drop(question_type, failure, ids=[f"{stream}/{question_type}/{index}/{attempt}"])
             continue
         stats.count(question_type, "proven")
         return item, rng
@@ -571,8 +577,40 @@ def build_item(
     return None
 
 
-def build_divlogiceval(config: DivLogicEvalConfig, progress: bool = False) -> DivLogicEvalBuild:
+InstanceRun = tuple[str, int, tuple[int, ...], DivLogicEvalConfig, tuple[PoolSentence, ...], str]
+"""One unit of work of a build: question type, its index in `QUESTION_TYPES`, instance indices, config, pool, pool
+name."""
+
+
+def build_instances(job: InstanceRun) -> tuple[list[dict[str, Any] | None], BuildStats]:
+    """Draw, prove and realise a run of instances of one question type (one unit of work of a build).
+
+    Returns:
+        One row per instance index (None where no item was proven within `max_attempts`), and the run's counts.
+        Duplicates are removed by the caller, across runs, in instance order.
+    """
+    question_type, t, indices, config, pool, pool_name = job
+    stats = BuildStats()
+    positions = answer_schedule(t, config.per_type, config.seed, question_type)
+    rows: list[dict[str, Any] | None] = []
+    for index in indices:
+        built = build_item(question_type, index, config, stats)
+        if built is None:
+            rows.append(None)
+            continue
+        item, rng = built
+        rows.append(realise_item(item, pool, rng, positions[index], config.seed, config.n, pool_name))
+    return rows, stats
+
+
+def build_divlogiceval(config: DivLogicEvalConfig, progress: bool = False, num_proc: int = 1) -> DivLogicEvalBuild:
     """Build DivLogicEval instances for a config. See the module docstring for the pipeline.
+
+    Args:
+        config: What to build.
+        progress: Show a progress bar over instances.
+        num_proc: Processes to build with, runs of instances each (the rows and statistics do not depend on it;
+            it is not part of the config, so not of the cache key either).
 
     Raises:
         ValueError: If the sentence pool has fewer than eight usable sentences.
@@ -583,34 +621,38 @@ def build_divlogiceval(config: DivLogicEvalConfig, progress: bool = False) -> Di
     pool, report = load_pool(config.pool, config.pool_column, config.pool_negation_column, config.pool_split)
     stats.notes["pool_sentences"] = report.kept
     for reason, count in report.skipped.items():
-        stats.drop("pool", reason, count)
+        stats.drop("pool", reason, count, ids=report.skipped_ids.get(reason, ()))
     if len(pool) < len(VARIABLES):
         raise ValueError(f"the sentence pool has {len(pool)} usable sentences; at least {len(VARIABLES)} are needed")
     pool_name = config.pool or BUILTIN_POOL
     rows: list[dict[str, Any]] = []
     seen: set[str] = set()
-    total = config.per_type * len(QUESTION_TYPES)
-    with tqdm(total=total, desc="divlogiceval", disable=not progress) as bar:
-        for t, question_type in enumerate(QUESTION_TYPES):
-            positions = answer_schedule(t, config.per_type, config.seed, question_type)
-            for index in range(config.per_type):
-                built = build_item(question_type, index, config, stats)
-                bar.update()
-                if built is None:
-                    continue
-                item, rng = built
-                row = realise_item(item, pool, rng, positions[index], config.seed, config.n, pool_name)
-                if row["id"] in seen:
-                    stats.drop(question_type, "duplicate instance")
-                    continue
-                seen.add(row["id"])
-                rows.append(row)
-                stats.count(question_type, "rows")
+    with process_pool(num_proc) as workers:
+        runs = workers.runs(config.per_type)
+        jobs: list[InstanceRun] = [
+            (question_type, t, tuple(run), config, tuple(pool), pool_name)
+            for t, question_type in enumerate(QUESTION_TYPES)
+            for run in split(range(config.per_type), runs)
+        ]
+        with tqdm(total=len(jobs), desc="divlogiceval", disable=not progress) as bar:
+            built = workers.map(build_instances, jobs, progress=bar)
+    for _, run_stats in built:
+        stats.merge(run_stats)
+    for (question_type, *_), (run_rows, _) in zip(jobs, built, strict=True):
+        for row in run_rows:
+            if row is None:
+                continue
+            if row["id"] in seen:
+                stats.drop(question_type, "duplicate instance")
+                continue
+            seen.add(row["id"])
+            rows.append(row)
+            stats.count(question_type, "rows")
     stats.notes["rows"] = len(rows)
     stats.notes["answer_positions"] = {LETTERS[p]: sum(r["answer"] == p for r in rows) for p in range(4)}
     # Order by the content hash (not the whole id, which starts with the type): `--limit` then samples every type.
     rows.sort(key=lambda r: r["id"].rsplit("-", 1)[1])
-    return DivLogicEvalBuild(datasets.Dataset.from_list(rows, features=FEATURES), stats, config)
+    return DivLogicEvalBuild(dataset_from_rows(rows, FEATURES), stats, config)
 
 
 def build_shots(config: DivLogicEvalConfig, exclude_ids: Sequence[str] = ()) -> list[dict[str, Any]]:

@@ -76,10 +76,16 @@ class PoolSentence:
 
 @dataclass
 class PoolReport:
-    """What loading a pool kept and skipped, and why."""
+    """What loading a pool kept and skipped, and why; `skipped_ids` names each skipped row (`file#index`)."""
 
     kept: int = 0
     skipped: Counter[str] = field(default_factory=Counter)
+    skipped_ids: dict[str, list[str]] = field(default_factory=dict)
+
+    def skip(self, reason: str, ref: str) -> None:
+        """Count one skipped row under `reason` and name it."""
+        self.skipped[reason] += 1
+        self.skipped_ids.setdefault(reason, []).append(ref)
 
 
 @cache
@@ -132,31 +138,40 @@ def _check_user_sentence(sentence: str) -> str | None:
     return None
 
 
-def pool_from_pairs(pairs: Iterable[tuple[str, str | None]]) -> tuple[list[PoolSentence], PoolReport]:
+def pool_from_pairs(
+    pairs: Iterable[tuple[object, object]], refs: Sequence[str] | None = None, report: PoolReport | None = None
+) -> tuple[list[PoolSentence], PoolReport]:
     """Make a pool from user sentences (negations optional), skipping unusable and duplicate sentences.
 
     Args:
-        pairs: `(sentence, negation or None)`.
+        pairs: `(sentence, negation or None)`; a value that is not a string is skipped as `wrong type` (a list
+            or a number must not become a sentence by `str()`).
+        refs: How each pair is named in the report (default `sentence <i>`).
+        report: A report to add to (rows already skipped while reading a file).
 
     Returns:
         The pool and a report of what was skipped and why.
     """
-    report = PoolReport()
+    report = report if report is not None else PoolReport()
     seen: set[str] = set()
     pool: list[PoolSentence] = []
-    for raw, raw_negation in pairs:
-        sentence = " ".join(str(raw or "").split())
+    for i, (raw, raw_negation) in enumerate(pairs):
+        ref = refs[i] if refs is not None else f"sentence {i}"
+        if not isinstance(raw, (str, type(None))) or not isinstance(raw_negation, (str, type(None))):
+            report.skip("wrong type", ref)
+            continue
+        sentence = " ".join((raw or "").split())
         why = _check_user_sentence(sentence)
         key = sentence.rstrip(".!").casefold()
         if why is None and key in seen:
             why = "duplicate"
         if why is not None:
-            report.skipped[why] += 1
+            report.skip(why, ref)
             continue
         seen.add(key)
         if sentence[-1] not in ".!":
             sentence += "."
-        negation = " ".join(str(raw_negation).split()) if raw_negation else negate(sentence)
+        negation = " ".join(raw_negation.split()) if raw_negation and raw_negation.strip() else negate(sentence)
         if negation[-1] not in ".!":
             negation += "."
         first = sentence.split()[0]
@@ -193,14 +208,29 @@ def load_pool(
         return pool, PoolReport(kept=len(pool))
     path = Path(str(source))
     if path.suffix == ".txt" and path.is_file():
-        pairs: list[tuple[str, str | None]] = []
+        pairs: list[tuple[object, object]] = []
         for line in path.read_text(encoding="utf-8").splitlines():
             sentence, _, negation = line.partition("\t")
             pairs.append((sentence, negation or None))
-        return pool_from_pairs(pairs)
+        return pool_from_pairs(pairs, [f"{path.name}#{i}" for i in range(len(pairs))])
     if path.suffix == ".jsonl" and path.is_file():
-        records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-        return pool_from_pairs(_column_pairs(records, column, negation_column, str(path)))
+        # A line that is not a JSON object is skipped and named (`file#index`), never a crash half-way.
+        report = PoolReport()
+        records: list[Mapping[str, Any]] = []
+        refs: list[str] = []
+        lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        for i, line in enumerate(lines):
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                report.skip("invalid JSON", f"{path.name}#{i}")
+                continue
+            if not isinstance(record, Mapping):
+                report.skip("not a JSON object", f"{path.name}#{i}")
+                continue
+            records.append(record)
+            refs.append(f"{path.name}#{i}")
+        return pool_from_pairs(_column_pairs(records, column, negation_column, str(path)), refs, report)
     import datasets
 
     dataset = datasets.load_dataset(str(source), split=split)
@@ -210,10 +240,10 @@ def load_pool(
 
 def _column_pairs(
     records: Sequence[Mapping[str, Any]], column: str, negation_column: str | None, origin: str
-) -> list[tuple[str, str | None]]:
+) -> list[tuple[object, object]]:
     if records and column not in records[0]:
         raise ValueError(f"pool {origin}: no column {column!r}; columns: {sorted(records[0])}")
-    return [(str(r.get(column) or ""), r.get(negation_column) if negation_column else None) for r in records]
+    return [(r.get(column), r.get(negation_column) if negation_column else None) for r in records]
 
 
 # ---------------------------------------------------------------------------------------------------- templates

@@ -29,7 +29,9 @@ from typing import Any
 import datasets
 from inspect_ai.model import Model
 
+from lgmt_tasks.builders.lgmt import BUILD_REVISION as LGMT_BUILD_REVISION
 from lgmt_tasks.builders.lgmt import SOURCES, LgmtConfig, load_source_cases, ordered_candidates, prove_sources
+from lgmt_tasks.builders.parallel import process_pool
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.ids import content_id, derived_seed
 from lgmt_tasks.lexical.catalogue import FUNCTION_BASED, LEXICAL_RELATIONS, PARTS, variants
@@ -38,6 +40,10 @@ from lgmt_tasks.lexical.transforms import NotApplicable, apply_function, changed
 from lgmt_tasks.logic.printer import show
 from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
 from lgmt_tasks.relations.case import Case
+
+BUILD_REVISION = f"1+lgmt{LGMT_BUILD_REVISION}"
+"""Bumped whenever the builder's output changes for the same config (part of the build-cache key); it
+includes LGMT's revision because the source cases come from the LGMT builder."""
 
 ORDER_BUCKET = "lexical"
 """The bucket name of the shared candidate order (`ordered_candidates(cases, ORDER_BUCKET, seed)`)."""
@@ -272,7 +278,7 @@ async def _complete_bucket(
 
 
 def build_lexical(
-    config: LexicalConfig, progress: bool = False, transformer: str | Model | None = None
+    config: LexicalConfig, progress: bool = False, transformer: str | Model | None = None, num_proc: int = 1
 ) -> LexicalBuild:
     """Build lexical groups for a config. See the module docstring for the pipeline.
 
@@ -281,6 +287,8 @@ def build_lexical(
         progress: Show a progress bar over the variants.
         transformer: The model (any Inspect model name, or a `Model`) that makes the LLM-based follow-ups now;
             None leaves them pending for the eval-time solver.
+        num_proc: Processes for the source stage (generating and proving source cases, as in LGMT); the rows and
+            statistics do not depend on it, and it is not part of the config, so not of the cache key either.
 
     Returns:
         The build: rows sorted by id (content-hash order mixes relations, so `--limit` samples all of them).
@@ -288,7 +296,9 @@ def build_lexical(
     from tqdm import tqdm
 
     stats = BuildStats()
-    cases = prove_sources(load_source_cases(config.source_config(), stats), stats, config.timeout_ms)
+    with process_pool(num_proc) as workers:
+        raw = load_source_cases(config.source_config(), stats, workers)
+        cases = prove_sources(raw, stats, config.timeout_ms, workers)
     order = ordered_candidates(cases, ORDER_BUCKET, config.seed)
     rows: list[dict[str, Any]] = []
     llm_variants: list[tuple[str, str]] = []

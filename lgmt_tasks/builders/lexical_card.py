@@ -10,7 +10,8 @@ from lgmt_tasks import __version__
 from lgmt_tasks.builders.command import changed_options, source_options
 from lgmt_tasks.builders.lexical import LexicalBuild, LexicalConfig
 from lgmt_tasks.builders.lgmt_card import CITATION as LGMT_CITATION
-from lgmt_tasks.builders.lgmt_card import SOURCE_LICENCES
+from lgmt_tasks.builders.lgmt_card import SOURCE_LICENCES, licence_name
+from lgmt_tasks.hub.card_text import repo_folder, usage_section
 from lgmt_tasks.hub.repo import CardSpec, write_dataset_repo
 from lgmt_tasks.lexical.catalogue import LEXICAL_RELATIONS, PARTS
 
@@ -112,10 +113,9 @@ Version {__version__}, seed {cfg.seed}. {stats.notes.get("groups", 0)} groups ({
 
 {COLUMNS}
 
-## Run it
-
-Inspect: `inspect eval lgmt_tasks/lexical -T dataset={out} --model <model>`. lm-eval (function-based relations):
-`lm_eval --include_path $(lgmt lm-eval-path) --tasks lgmt_lexical --metadata '{{"dataset": "{out}"}}' --model ...`.
+{usage_section(["lexical"], ["lgmt_lexical", "lgmt_lexical_loglik"], out,
+               "lm-eval runs the function-based relations; pending LLM-based follow-ups need Inspect's "
+               "`-T transformer_model=`.")}
 
 ## Licence
 
@@ -132,14 +132,17 @@ Inspect: `inspect eval lgmt_tasks/lexical -T dataset={out} --model <model>`. lm-
 
 
 def write_lexical_repo(build: LexicalBuild, out_dir: str | Path) -> Path:
-    """Write the build as a Hub dataset repository (`datasets.load_dataset(out_dir)` reads it back)."""
-    out = str(out_dir)
+    """Write the build as a Hub dataset repository (`datasets.load_dataset(out_dir)` reads it back).
+
+    The card names `datasets/lexical`, not `out_dir`, so the folder's bytes do not depend on where it was written.
+    """
+    out = repo_folder("lexical")
     card = CardSpec(
         pretty_name=f"Lexical metamorphic groups, LLMorph baseline ({build.config.source})",
         license=SOURCE_LICENCES[build.config.source][0],
         body=card_body(build, out),
         tags=("logic", "reasoning", "metamorphic-testing", "lgmt-tasks", "llmorph"),
-        extra={"source_datasets": [build.config.source]},
+        extra={"source_datasets": [build.config.source], **licence_name(build.config.source)},
     )
     stats = json.dumps({"config": build.config.key(), **build.stats.to_dict()}, indent=2, sort_keys=True, default=str)
     return write_dataset_repo(

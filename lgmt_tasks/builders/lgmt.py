@@ -13,7 +13,9 @@ Pipeline (paper §3.2–3.4 and §4.3, with every claim proven):
 4. English: unchanged premises keep their sentences; changed ones are realised by templates
    (`builders.english`).
 
-Per-item seeds make the output independent of processing order, so the same seed gives byte-identical rows.
+Per-item seeds make the output independent of processing order, so the same seed gives byte-identical rows, also
+across `num_proc` (`build_lgmt(config, num_proc=2)`: source cases are generated and proven in runs, and each
+relation's bucket is built, in worker processes; see `builders.parallel`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from typing import Any, Literal
 import datasets
 
 from lgmt_tasks.builders.english import followup_english
+from lgmt_tasks.builders.parallel import SERIAL, Workers, process_pool, split
+from lgmt_tasks.builders.rows import dataset_from_rows
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.ids import content_id, derived_seed
 from lgmt_tasks.logic.printer import show
@@ -144,14 +148,23 @@ class LgmtBuild:
     config: LgmtConfig = field(default_factory=LgmtConfig)
 
 
-def load_source_cases(config: LgmtConfig, stats: BuildStats) -> list[Case]:
-    """Source cases for the configured source, with skipped records counted under bucket `source`."""
-    if config.source == "generated":
-        from lgmt_tasks.sources.generated import generate_cases
+def load_source_cases(config: LgmtConfig, stats: BuildStats, workers: Workers = SERIAL) -> list[Case]:
+    """Source cases for the configured source, with skipped records counted under bucket `source`.
 
-        cases, gen_report = generate_cases(config.generated_cases, config.seed, timeout_ms=config.timeout_ms)
+    Generated cases are drawn in runs of indices by `workers` (case `i` depends only on the seed and `i`).
+    """
+    if config.source == "generated":
+        from lgmt_tasks.sources.generated import GenerationReport
+
+        runs = split(range(config.generated_cases), workers.runs(config.generated_cases))
+        jobs = [(run[0], len(run), config.seed, config.timeout_ms) for run in runs]
+        gen_report = GenerationReport(requested=0, seed=config.seed)
+        cases: list[Case] = []
+        for part, part_report in workers.map(_generate_run, jobs):
+            cases.extend(part)
+            gen_report.merge(part_report)
         stats.notes["source_report"] = _report_dict(gen_report)
-        return list(cases)
+        return cases
     from lgmt_tasks.sources.common import load_source
 
     assert config.source_path is not None
@@ -159,8 +172,16 @@ def load_source_cases(config: LgmtConfig, stats: BuildStats) -> list[Case]:
     stats.count("source", "records", report.records)
     stats.count("source", "loaded", report.loaded)
     for reason, n in report.skipped.items():
-        stats.drop("source", reason, n)
+        stats.drop("source", reason, n, ids=[d.id for d in report.details if d.category == reason])
     return list(cases)
+
+
+def _generate_run(job: tuple[int, int, int, int]) -> tuple[list[Case], Any]:
+    """Generated source cases `first` … `first + n - 1` and their report (one unit of work)."""
+    from lgmt_tasks.sources.generated import generate_cases
+
+    first, n, seed, timeout_ms = job
+    return generate_cases(n, seed, timeout_ms=timeout_ms, first=first)
 
 
 def _report_dict(report: object) -> Any:
@@ -168,21 +189,39 @@ def _report_dict(report: object) -> Any:
     return to_dict() if callable(to_dict) else str(report)
 
 
-def prove_sources(cases: Iterable[Case], stats: BuildStats, timeout_ms: int) -> list[Case]:
-    """Keep the cases whose label Z3 proves (and which agree with a gold label when there is one)."""
+def prove_sources(
+    cases: Iterable[Case], stats: BuildStats, timeout_ms: int, workers: Workers = SERIAL
+) -> list[Case]:
+    """Keep the cases whose label Z3 proves (and which agree with a gold label when there is one).
+
+    With `workers`, runs of cases are proven in worker processes; kept cases and counts are merged in order.
+    """
+    ordered = list(cases)
+    jobs = [(run, timeout_ms) for run in split(ordered, workers.runs(len(ordered)))]
+    kept: list[Case] = []
+    for part, part_stats in workers.map(_prove_run, jobs):
+        kept.extend(part)
+        stats.merge(part_stats)
+    return kept
+
+
+def _prove_run(job: tuple[Sequence[Case], int]) -> tuple[list[Case], BuildStats]:
+    """Prove the labels of a run of source cases (one unit of work): the kept cases and the run's counts."""
+    cases, timeout_ms = job
+    stats = BuildStats()
     kept: list[Case] = []
     for case in cases:
         result = entailment(case.premises_fol, case.conclusion_fol, timeout_ms=timeout_ms)
         if isinstance(result, Contradictory):
-            stats.drop("source", "contradictory premises")
+            stats.drop("source", "contradictory premises", ids=[case.source_id])
         elif isinstance(result, Undecided):
-            stats.drop("source", f"undecided: {result.reason}")
+            stats.drop("source", f"undecided: {result.reason}", ids=[case.source_id])
         elif case.label is not None and case.label != result.value:
-            stats.drop("source", "gold label disagrees with prover")
+            stats.drop("source", "gold label disagrees with prover", ids=[case.source_id])
         else:
             kept.append(case if case.label is not None else _with_label(case, result))
             stats.count("source", "proven")
-    return kept
+    return kept, stats
 
 
 def _with_label(case: Case, label: Label) -> Case:
@@ -276,7 +315,7 @@ def _apply_bucket(
         for fu in fus:
             outcome = verify(case, fu, timeout_ms=config.timeout_ms, source_label=case.label)
             if not outcome.proven:
-                stats.drop(bucket, outcome.reason)
+                stats.drop(bucket, outcome.reason, ids=[case.source_id])
                 ok = False
                 break
         if ok:
@@ -285,25 +324,49 @@ def _apply_bucket(
     return rows
 
 
-def build_lgmt(config: LgmtConfig, progress: bool = False) -> LgmtBuild:
-    """Build LGMT groups for a config. See the module docstring for the pipeline."""
+def _bucket_run(job: tuple[str, Sequence[Case], LgmtConfig]) -> tuple[list[dict[str, Any]], BuildStats]:
+    """Build one relation's bucket from its ordered candidates (one unit of work): the rows and the counts."""
+    mr, candidates, config = job
+    stats = BuildStats()
+    make = _maker(mr, config, {"names": config.names, "direction": config.direction})
+    return _apply_bucket(mr, candidates, config, stats, make), stats
+
+
+def build_lgmt(config: LgmtConfig, progress: bool = False, num_proc: int = 1) -> LgmtBuild:
+    """Build LGMT groups for a config. See the module docstring for the pipeline.
+
+    Args:
+        config: What to build.
+        progress: Show a progress bar over the relations.
+        num_proc: Processes to build with (the rows and statistics do not depend on it; it is not part of the
+            config, so not of the cache key either).
+
+    Returns:
+        The build.
+    """
     from tqdm import tqdm
 
     stats = BuildStats()
-    cases = prove_sources(load_source_cases(config, stats), stats, config.timeout_ms)
-    rows: list[dict[str, Any]] = []
     options = {"names": config.names, "direction": config.direction}
-    for mr in tqdm(config.mrs, desc="relations", disable=not progress):
-        relation = RELATIONS[mr]
-        pool = [c for c in cases if relation.applies(c, **options)]
-        stats.count(mr, "candidates", len(pool))
-        make = _maker(mr, config, options)
-        rows.extend(_apply_bucket(mr, ordered_candidates(pool, mr, config.seed), config, stats, make))
+    with process_pool(num_proc) as workers:
+        cases = prove_sources(load_source_cases(config, stats, workers), stats, config.timeout_ms, workers)
+        jobs = []
+        for mr in config.mrs:
+            relation = RELATIONS[mr]
+            pool = [c for c in cases if relation.applies(c, **options)]
+            stats.count(mr, "candidates", len(pool))
+            jobs.append((mr, ordered_candidates(pool, mr, config.seed), config))
+        with tqdm(total=len(jobs), desc="relations", disable=not progress) as bar:
+            buckets = workers.map(_bucket_run, jobs, progress=bar, cost=lambda job: len(job[1]))
+    rows: list[dict[str, Any]] = []
+    for bucket_rows, bucket_stats in buckets:
+        rows.extend(bucket_rows)
+        stats.merge(bucket_stats)
     stats.notes["candidate_pool"] = sum(stats.counts[m]["candidates"] for m in config.mrs)
     stats.notes["groups"] = len(rows)
     # A seeded shuffle (by a hash of seed and id) mixes relations, so `--limit N` samples all of them.
     rows.sort(key=lambda r: derived_seed(config.seed, "order", r["id"]))
-    return LgmtBuild(datasets.Dataset.from_list(rows, features=FEATURES), stats, config)
+    return LgmtBuild(dataset_from_rows(rows, FEATURES), stats, config)
 
 
 def _maker(mr: str, config: LgmtConfig,

@@ -12,6 +12,7 @@ from lgmt_tasks import __version__
 from lgmt_tasks.builders.command import changed_options, source_options
 from lgmt_tasks.builders.lgmt import LgmtBuild, LgmtConfig
 from lgmt_tasks.builders.stats import BuildStats
+from lgmt_tasks.hub.card_text import repo_folder, usage_section
 from lgmt_tasks.hub.repo import CardSpec, write_dataset_repo
 
 SOURCE_LICENCES: dict[str, tuple[str, str]] = {
@@ -32,6 +33,11 @@ SOURCE_LICENCES: dict[str, tuple[str, str]] = {
         "research only. FOL is derived from its structured logic (see the lgmt-tasks README).",
     ),
 }
+
+def licence_name(source: str) -> dict[str, str]:
+    """The card's `license_name` when the licence is `other` (the Hub asks for one), else nothing."""
+    return {"license_name": f"{source}-no-stated-licence"} if SOURCE_LICENCES[source][0] == "other" else {}
+
 
 CITATION = """@article{zhou2026lgmt,
   title   = {LGMT: Logic-Grounded Metamorphic Testing for Evaluating the Reasoning Reliability of LLMs},
@@ -147,10 +153,12 @@ applicable (source case, relation) pairs.
 
 {COLUMNS}
 
-## Run it
-
-Inspect: `inspect eval lgmt_tasks/lgmt -T dataset={out} --model <model>` (or `lgmt_tasks/mr_e`, `mr_s`, `mr_p`,
-`mr_c` for one category). lm-eval: `lm_eval --include_path $(lgmt lm-eval-path) --tasks lgmt --model ...`.
+{usage_section(
+    ["lgmt", "mr_e", "mr_e1", "mr_e2", "mr_s", "mr_p", "mr_c"],
+    ["lgmt", "lgmt_mr_e", "lgmt_mr_s", "lgmt_mr_p", "lgmt_mr_c", "lgmt_loglik"],
+    out,
+    "Each Inspect task keeps the rows of its relations; `-T prompting=` picks the paper's prompting.",
+)}
 
 ## Licence
 
@@ -165,14 +173,17 @@ Inspect: `inspect eval lgmt_tasks/lgmt -T dataset={out} --model <model>` (or `lg
 
 
 def write_lgmt_repo(build: LgmtBuild, out_dir: str | Path) -> Path:
-    """Write the build as a Hub dataset repository (`datasets.load_dataset(out_dir)` reads it back)."""
-    out = str(out_dir)
+    """Write the build as a Hub dataset repository (`datasets.load_dataset(out_dir)` reads it back).
+
+    The card names `datasets/lgmt`, not `out_dir`, so the folder's bytes do not depend on where it was written.
+    """
+    out = repo_folder("lgmt")
     licence = SOURCE_LICENCES[build.config.source][0]
     card = CardSpec(
         pretty_name=f"LGMT metamorphic groups ({build.config.source})",
         license=licence,
         body=card_body(build, out),
-        extra={"source_datasets": [build.config.source]},
+        extra={"source_datasets": [build.config.source], **licence_name(build.config.source)},
     )
     stats = json.dumps({"config": build.config.key(), **build.stats.to_dict()}, indent=2, sort_keys=True, default=str)
     return write_dataset_repo(

@@ -26,6 +26,8 @@ from typing import Any
 
 import datasets
 
+from lgmt_tasks.builders.parallel import process_pool
+from lgmt_tasks.builders.rows import dataset_from_rows
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.ids import derived_seed
 from lgmt_tasks.logic.printer import show
@@ -33,6 +35,9 @@ from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
 from lgmt_tasks.logicasker.catalogue import YES_TYPE, Skill, answer_of, catalogue, counts, select
 from lgmt_tasks.logicasker.english import question
 from lgmt_tasks.logicasker.generate import MAX_LENGTH, Problem, Rejected, generate
+
+BUILD_REVISION = 1
+"""Bumped whenever the builder's output changes for the same config (part of the build-cache key)."""
 
 FEATURES = datasets.Features(
     {
@@ -217,7 +222,8 @@ def fill_slot(
         result = generate(skill, problem_type, length, rng, timeout_ms=timeout_ms)
         stats.count(skill.id, "attempts")
         if isinstance(result, Rejected):
-            stats.drop(skill.id, result.reason)
+            # Named by its seed coordinates: the attempt can be regenerated and re-proven from them.
+            stats.drop(skill.id, result.reason, ids=[f"{skill.id}/{length}/{slot}/{attempt}"])
             continue
         if taken is not None:
             if result.id in taken:
@@ -228,12 +234,51 @@ def fill_slot(
     return None
 
 
-def build_logicasker(config: LogicAskerConfig, progress: bool = False) -> LogicAskerBuild:
+def build_skill(job: tuple[str, LogicAskerConfig]) -> tuple[list[dict[str, Any]], BuildStats]:
+    """Every test of one skill, at every length of the config (one unit of work of a build).
+
+    Args:
+        job: The skill id and the build config.
+
+    Returns:
+        The skill's rows in slot order, and its counts. A duplicate test can only repeat a test of the same skill
+        (ids start with the skill id), so checking duplicates within the skill is the same as within the build.
+    """
+    skill_id, config = job
+    skill = next(s for s in config.skills() if s.id == skill_id)
+    stats = BuildStats()
+    rows: list[dict[str, Any]] = []
+    taken: set[str] = set()
+    for length in config.lengths:
+        for slot, problem_type in enumerate(plan(skill, length, config.per_skill, config.seed, config.balanced)):
+            problem = fill_slot(
+                skill,
+                problem_type,
+                length,
+                config.seed,
+                slot,
+                stats,
+                attempts=config.attempts,
+                timeout_ms=config.timeout_ms,
+                taken=taken,
+            )
+            if problem is None:
+                stats.count(skill.id, "unfilled")
+                continue
+            rows.append(make_row(problem))
+            stats.count(skill.id, "tests")
+            stats.count(skill.id, problem.answer)
+    return rows, stats
+
+
+def build_logicasker(config: LogicAskerConfig, progress: bool = False, num_proc: int = 1) -> LogicAskerBuild:
     """Build the tests of a config (see the module docstring).
 
     Args:
         config: What to build.
         progress: Show a progress bar over skills.
+        num_proc: Processes to build with, one skill at a time each (the rows and statistics do not depend on it;
+            it is not part of the config, so not of the cache key either).
 
     Returns:
         The rows (sorted by the hash part of their id, which mixes skills so that `--limit` samples many) and the
@@ -243,27 +288,12 @@ def build_logicasker(config: LogicAskerConfig, progress: bool = False) -> LogicA
 
     stats = BuildStats()
     rows: list[dict[str, Any]] = []
-    taken: set[str] = set()
-    for skill in tqdm(config.skills(), desc="skills", disable=not progress):
-        for length in config.lengths:
-            for slot, problem_type in enumerate(plan(skill, length, config.per_skill, config.seed, config.balanced)):
-                problem = fill_slot(
-                    skill,
-                    problem_type,
-                    length,
-                    config.seed,
-                    slot,
-                    stats,
-                    attempts=config.attempts,
-                    timeout_ms=config.timeout_ms,
-                    taken=taken,
-                )
-                if problem is None:
-                    stats.count(skill.id, "unfilled")
-                    continue
-                rows.append(make_row(problem))
-                stats.count(skill.id, "tests")
-                stats.count(skill.id, problem.answer)
+    skills = config.skills()
+    with process_pool(num_proc) as workers, tqdm(total=len(skills), desc="skills", disable=not progress) as bar:
+        built = workers.map(build_skill, [(skill.id, config) for skill in skills], progress=bar)
+    for skill_rows, skill_stats in built:
+        rows.extend(skill_rows)
+        stats.merge(skill_stats)
     answers = Counter(r["answer"] for r in rows)
     stats.notes["tests"] = len(rows)
     stats.notes["yes"] = answers["yes"]
@@ -273,7 +303,7 @@ def build_logicasker(config: LogicAskerConfig, progress: bool = False) -> LogicA
     stats.notes["tests_by_problem_type"] = dict(sorted(Counter(r["problem_type"] for r in rows).items()))
     stats.notes["tests_by_length"] = {str(k): v for k, v in sorted(Counter(r["length"] for r in rows).items())}
     rows.sort(key=lambda r: (r["id"].rsplit("-", 1)[1], r["id"]))  # hash order mixes skills for `--limit`
-    return LogicAskerBuild(datasets.Dataset.from_list(rows, features=FEATURES), stats, config)
+    return LogicAskerBuild(dataset_from_rows(rows, FEATURES), stats, config)
 
 
 def summary(build: LogicAskerBuild) -> str:
@@ -301,6 +331,7 @@ __all__ = [
     "LogicAskerConfig",
     "answer_of",
     "build_logicasker",
+    "build_skill",
     "fill_slot",
     "make_row",
     "parse_lengths",

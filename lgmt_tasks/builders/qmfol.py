@@ -18,7 +18,8 @@ Pipeline (paper §3, with every claim proven or checked):
    proven by Z3 accepts them (`lgmt_tasks.qmfol.translate`).
 
 Rows are ordered by a hash of their id, so `--limit N` samples every configuration dimension rather than the first
-topic's smallest tasks. The same config gives byte-identical rows (every random choice has a derived seed).
+topic's smallest tasks. The same config gives byte-identical rows (every random choice has a derived seed), whatever
+the number of processes (`num_proc`: each basic task, with all its distractor counts and topics, is one unit of work).
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ from typing import Any
 
 import datasets
 
+from lgmt_tasks.builders.parallel import process_pool
+from lgmt_tasks.builders.rows import dataset_from_rows
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.ids import content_id
 from lgmt_tasks.logic.printer import show
@@ -54,6 +57,9 @@ PAPER_SEEDS = 3
 """The paper's grid (§3.3): 4 depths × 4 widths × 5 distractor levels × 3 labels × 4 topics × 3 seeds = 2,880."""
 
 TRANSLATORS: tuple[str, ...] = ("template", "model")
+
+BUILD_REVISION = 1
+"""Bumped whenever the builder's output changes for the same config (part of the build-cache key)."""
 
 
 def stats_events(stats: BuildStats) -> list[str]:
@@ -264,18 +270,47 @@ def check_task(task: LogicTask, timeout_ms: int = DEFAULT_TIMEOUT_MS, basic: str
     return Proof(True, "", basic, full)
 
 
-def _prove_group(args: tuple[int, int, int, str, tuple[int, ...], int]) -> list[tuple[tuple[int, ...], Proof]]:
-    """Prove the tasks of one basic task (every distractor count), proving the basic label once."""
-    depth, width, seed, label, counts, timeout_ms = args
-    out: list[tuple[tuple[int, ...], Proof]] = []
+GroupJob = tuple[int, int, int, str, tuple[int, ...], int, tuple[str, ...]]
+"""One unit of work of a build: depth, width, seed, label, distractor counts, Z3 limit, topics to write English for."""
+
+GroupResult = list[tuple[tuple[int, ...], Proof, list[tuple[str, dict[str, Any] | str]]]]
+"""Per distractor count: the grid key, the proof, and per topic the row or the reason its English failed."""
+
+
+def build_group(job: GroupJob) -> GroupResult:
+    """Prove the tasks of one basic task and write their template English in each of `topics` (one unit of work).
+
+    Every distractor count of the basic task is proven, the basic label once. `topics` is empty when a model
+    translates (later, in the parent process).
+
+    Returns:
+        Per distractor count, in order: `(depth, width, seed, label index, distractors)`, the `Proof`, and per topic
+        `(topic, row)` or `(topic, "English: <why>")` when a sentence did not read back (a defect, dropped).
+    """
+    depth, width, seed, label, counts, timeout_ms, topics = job
+    out: GroupResult = []
     basic: str | None = None
     for n in counts:
         task = make_logic_task(depth, width, seed, label, n)
         proof = check_task(task, timeout_ms, basic)
         if proof.basic:
             basic = proof.basic
-        out.append(((depth, width, seed, LABELS.index(label), n), proof))
+        english: list[tuple[str, dict[str, Any] | str]] = []
+        for topic in topics if proof.ok else ():
+            try:
+                english.append((topic, make_row(topic, task, template_english(topic, task))))
+            except EnglishError as exc:
+                english.append((topic, f"English: {exc}"[:120]))
+        out.append(((depth, width, seed, LABELS.index(label), n), proof, english))
     return out
+
+
+def _group_jobs(config: QmfolConfig, topics: tuple[str, ...]) -> list[GroupJob]:
+    """The units of work of a grid, in the order of `config.logical_grid()` (distractor counts innermost)."""
+    return [
+        (d, w, s, lab, config.distractors, config.timeout_ms, topics)
+        for d, w, s, lab in itertools.product(config.depths, config.widths, config.seed_values, config.labels)
+    ]
 
 
 def prove_grid(config: QmfolConfig, workers: int = 1, progress: bool = False) -> dict[tuple[int, ...], Proof]:
@@ -286,25 +321,10 @@ def prove_grid(config: QmfolConfig, workers: int = 1, progress: bool = False) ->
     """
     from tqdm import tqdm
 
-    groups = [
-        (d, w, s, lab, config.distractors, config.timeout_ms)
-        for d, w, s, lab in itertools.product(config.depths, config.widths, config.seed_values, config.labels)
-    ]
-    results: dict[tuple[int, ...], Proof] = {}
-    bar = tqdm(total=len(groups), desc="proving", disable=not progress)
-    if workers > 1:
-        import multiprocessing
-
-        with multiprocessing.get_context("spawn").Pool(workers) as pool:
-            for part in pool.imap_unordered(_prove_group, groups):
-                results.update(part)
-                bar.update()
-    else:
-        for group in groups:
-            results.update(_prove_group(group))
-            bar.update()
-    bar.close()
-    return results
+    jobs = _group_jobs(config, ())
+    with process_pool(workers) as procs, tqdm(total=len(jobs), desc="proving", disable=not progress) as bar:
+        groups = procs.map(build_group, jobs, progress=bar)
+    return {key: proof for group in groups for key, proof, _ in group}
 
 
 def lexicon_of(topic: str, task: LogicTask) -> QmfolLexicon:
@@ -355,48 +375,64 @@ def make_row(topic: str, task: LogicTask, english: TaskEnglish) -> dict[str, Any
     }
 
 
-def build_qmfol(config: QmfolConfig, progress: bool = False, workers: int = 1, model: Any = None) -> QmfolBuild:
+def build_qmfol(
+    config: QmfolConfig, progress: bool = False, workers: int | None = None, model: Any = None, num_proc: int = 1
+) -> QmfolBuild:
     """Build the QMFOL tasks of a config. See the module docstring for the pipeline.
 
     Args:
         config: The grid and options.
         progress: Show progress bars.
-        workers: Processes for the proofs (the output does not depend on it).
+        workers: The former name of `num_proc` (kept for existing callers; it wins when given).
         model: An Inspect `Model` to translate with (`translator="model"`); by default
             `get_model(config.translator_model)`. Tests pass a scripted model here.
+        num_proc: Processes for the proofs and the template English, one basic task (all its distractor counts
+            and topics) at a time each; the rows and statistics do not depend on it, and it is not part of the
+            config, so not of the cache key either.
 
     Returns:
         The build.
     """
+    from tqdm import tqdm
+
     stats = BuildStats()
-    proofs = prove_grid(config, workers=workers, progress=progress)
+    template = config.translator == "template"
+    jobs = _group_jobs(config, config.topics if template else ())
+    processes = num_proc if workers is None else workers
+    with process_pool(processes) as procs, tqdm(total=len(jobs), desc="proving", disable=not progress) as bar:
+        groups = procs.map(build_group, jobs, progress=bar)
+    results = {key: (proof, english) for group in groups for key, proof, english in group}
     tasks: list[tuple[str, LogicTask]] = []
+    written: list[tuple[str, dict[str, Any] | str]] = []
     for depth, width, seed, label, n in config.logical_grid():
-        proof = proofs[(depth, width, seed, LABELS.index(label), n)]
+        proof, english = results[(depth, width, seed, LABELS.index(label), n)]
         bucket = f"d{depth}_w{width}"
         stats.count(bucket, "requested", len(config.topics))
         if not proof.ok:
-            stats.drop(bucket, proof.reason, len(config.topics))
+            ids = [task_id(topic, depth, width, seed, label, n) for topic in config.topics]
+            stats.drop(bucket, proof.reason, len(config.topics), ids=ids)
             continue
-        task = make_logic_task(depth, width, seed, label, n)
         stats.count(bucket, "proven", len(config.topics))
-        tasks.extend((topic, task) for topic in config.topics)
+        if template:
+            written.extend((bucket, row) for _, row in english)
+        else:
+            task = make_logic_task(depth, width, seed, label, n)
+            tasks.extend((topic, task) for topic in config.topics)
     rows: list[dict[str, Any]] = []
-    if config.translator == "model":
+    if not template:
         from lgmt_tasks.qmfol.translate import translate_tasks
 
         translations = translate_tasks(tasks, config, stats, model=model, progress=progress)
-        for (topic, task), english in zip(tasks, translations, strict=True):
-            if english is None:
+        for (topic, task), translated in zip(tasks, translations, strict=True):
+            if translated is None:
                 stats.drop(f"d{task.depth}_w{task.width}", "translation discarded")
                 continue
-            rows.append(make_row(topic, task, english))
-    else:
-        for topic, task in tasks:
-            try:
-                rows.append(make_row(topic, task, template_english(topic, task)))
-            except EnglishError as exc:
-                stats.drop(f"d{task.depth}_w{task.width}", f"English: {exc}"[:120])
+            rows.append(make_row(topic, task, translated))
+    for bucket, row in written:
+        if isinstance(row, str):
+            stats.drop(bucket, row)
+        else:
+            rows.append(row)
     for column in ("label", "construction", "topic"):
         stats.notes[f"{column}s"] = dict(sorted(Counter(str(r[column]) for r in rows).items()))
     stats.notes["requested"] = config.size()
@@ -405,4 +441,4 @@ def build_qmfol(config: QmfolConfig, progress: bool = False, workers: int = 1, m
         {(r["depth"], r["width"], r["seed"], r["label"], r["distractors"]) for r in rows}
     )
     rows.sort(key=lambda r: content_id("qmfol", [r["id"]]))
-    return QmfolBuild(datasets.Dataset.from_list(rows, features=FEATURES), stats, config)
+    return QmfolBuild(dataset_from_rows(rows, FEATURES), stats, config)

@@ -4,10 +4,18 @@ The folder this writes is exactly what `lgmt publish` pushes and what `datasets.
 the loader the Hub uses is the loader our tests use. Data files are JSON Lines written by us (not by
 `Dataset.to_json`) so that the same rows always give the same bytes: keys in feature order, UTF-8, no
 platform-dependent floats.
+
+Data files are gzip-compressed (`data/<config>/<split>.jsonl.gz`): the default builds are committed to the
+repository and the QMFOL grid alone is 23 MB of JSON Lines (3.3 MB compressed). The gzip stream is deterministic
+(no file name, `mtime=0`, level 9), so the same zlib gives the same bytes; across zlib builds the compressed bytes
+may differ while the JSON Lines inside cannot, which is why tests compare decompressed data (`read_data_file`).
+`datasets` and the Hub's viewer read `.jsonl.gz` directly.
 """
 
 from __future__ import annotations
 
+import gzip
+import io
 import json
 import math
 from collections.abc import Mapping
@@ -69,13 +77,46 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def write_jsonl(dataset: datasets.Dataset, path: Path) -> None:
-    """Write rows as JSON Lines, one object per line, keys in feature order (byte-stable)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+REPO_FORMAT = 2
+"""Bumped whenever the repository layout changes (2: gzip data files); part of the build-cache key."""
+
+DATA_SUFFIX = ".jsonl.gz"
+"""How every data file of a repository ends (JSON Lines, gzip-compressed)."""
+
+GZIP_LEVEL = 9
+
+
+def data_file(config: str, split: str) -> str:
+    """The repository-relative path of a split's data file, as the card's `configs` list it."""
+    return f"data/{config}/{split}{DATA_SUFFIX}"
+
+
+def jsonl_bytes(dataset: datasets.Dataset) -> bytes:
+    """Rows as JSON Lines, one object per line, keys in feature order, UTF-8 (byte-stable)."""
     columns = list(dataset.features)
-    with path.open("w", encoding="utf-8", newline="\n") as fh:
-        for row in dataset:
-            fh.write(json.dumps({c: _jsonable(row[c]) for c in columns}, ensure_ascii=False) + "\n")
+    lines = (json.dumps({c: _jsonable(row[c]) for c in columns}, ensure_ascii=False) + "\n" for row in dataset)
+    return "".join(lines).encode("utf-8")
+
+
+def gzip_bytes(data: bytes) -> bytes:
+    """Deterministic gzip: no file name, no timestamp, a fixed level (same zlib → same bytes)."""
+    buffer = io.BytesIO()
+    with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, compresslevel=GZIP_LEVEL, mtime=0) as fh:
+        fh.write(data)
+    return buffer.getvalue()
+
+
+def write_jsonl(dataset: datasets.Dataset, path: Path) -> None:
+    """Write rows as JSON Lines (byte-stable), gzip-compressed if `path` ends in `.gz`."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = jsonl_bytes(dataset)
+    path.write_bytes(gzip_bytes(data) if path.suffix == ".gz" else data)
+
+
+def read_data_file(path: str | Path) -> bytes:
+    """The JSON Lines bytes of a data file (decompressed if it is gzip): what byte-identity is checked on."""
+    raw = Path(path).read_bytes()
+    return gzip.decompress(raw) if str(path).endswith(".gz") else raw
 
 
 def front_matter(configs: Mapping[str, Mapping[str, datasets.Dataset]], card: CardSpec) -> dict[str, Any]:
@@ -93,7 +134,7 @@ def front_matter(configs: Mapping[str, Mapping[str, datasets.Dataset]], card: Ca
             {
                 "config_name": name,
                 **({"default": True} if i == 0 else {}),
-                "data_files": [{"split": split, "path": f"data/{name}/{split}.jsonl"} for split in splits],
+                "data_files": [{"split": split, "path": data_file(name, split)} for split in splits],
             }
             for i, (name, splits) in enumerate(configs.items())
         ],
@@ -117,7 +158,9 @@ def write_dataset_repo(
     """Write a Hub dataset repository folder.
 
     Args:
-        out_dir: Target folder (created; existing data files of the same configs are overwritten).
+        out_dir: Target folder (created). Its `data/` folder belongs to the writer: data files of the
+            configs are overwritten, and JSON Lines files there that the card does not declare (a previous
+            build's) are removed, so a rebuilt folder holds exactly what its card lists.
         configs: `configs[config_name][split] = Dataset`; every split of a config must share its features.
         card: Card metadata and body.
         extra_files: Further text files to write (relative path -> content), e.g. `build_stats.json`.
@@ -135,8 +178,13 @@ def write_dataset_repo(
         features = {str(ds.features) for ds in splits.values()}
         if len(features) != 1:
             raise ValueError(f"config {name!r}: splits have different features")
+    declared = {out / data_file(name, split) for name, splits in configs.items() for split in splits}
+    for stale in sorted((out / "data").rglob("*.jsonl*")) if (out / "data").is_dir() else []:
+        if stale.is_file() and stale.name.endswith((".jsonl", DATA_SUFFIX)) and stale not in declared:
+            stale.unlink()
+    for name, splits in configs.items():
         for split, ds in splits.items():
-            write_jsonl(ds, out / "data" / name / f"{split}.jsonl")
+            write_jsonl(ds, out / data_file(name, split))
     meta = yaml.safe_dump(front_matter(configs, card), sort_keys=False, allow_unicode=True, width=1000)
     (out / "README.md").write_text(f"---\n{meta}---\n\n{card.body.strip()}\n", encoding="utf-8")
     for rel, text in (extra_files or {}).items():
@@ -146,7 +194,7 @@ def write_dataset_repo(
     return out
 
 
-def _content_cache_dir(folder: Path) -> Path:
+def content_cache_dir(folder: Path) -> Path:
     """A `datasets` cache folder unique to the repository's file contents."""
     import hashlib
     import os
@@ -172,7 +220,7 @@ def load_dataset_repo(path: str | Path, config: str | None = None, split: str = 
     if Path(path).is_dir():
         # `datasets` keys its cache of a local folder by the folder's *name*, so a rebuilt folder (or another
         # folder with the same name) would silently load stale rows. A cache directory per content avoids that.
-        kwargs["cache_dir"] = str(_content_cache_dir(Path(path)))
+        kwargs["cache_dir"] = str(content_cache_dir(Path(path)))
     bars_on = datasets.is_progress_bar_enabled()
     datasets.disable_progress_bars()  # tasks load at eval start; progress bars would clutter Inspect's display
     try:

@@ -58,12 +58,15 @@ def load_divlogiceval_rows(
         rows = load_dataset_repo(dataset, revision=revision)
         origin = f"dataset {dataset!r}"
     else:
-        from lgmt_tasks.builders.divlogiceval import build_divlogiceval
+        from lgmt_tasks.builders.divlogiceval import BUILD_REVISION, build_divlogiceval
         from lgmt_tasks.builders.divlogiceval_card import write_divlogiceval_repo
 
         config = build_config(per_type, seed, n, pool)
         folder = cached_repo(
-            "divlogiceval", config.key(), lambda out: write_divlogiceval_repo(build_divlogiceval(config), out)
+            "divlogiceval",
+            config.key(),
+            lambda out: write_divlogiceval_repo(build_divlogiceval(config), out),
+            build_revision=BUILD_REVISION,
         )
         rows = load_dataset_repo(folder)
         origin = f"build {config.key()}"

@@ -36,7 +36,7 @@ def load_lexical_rows(
         rows = load_dataset_repo(dataset, revision=revision)
         origin = f"dataset {dataset!r}"
     else:
-        from lgmt_tasks.builders.lexical import LexicalConfig, build_lexical
+        from lgmt_tasks.builders.lexical import BUILD_REVISION, LexicalConfig, build_lexical
         from lgmt_tasks.builders.lexical_card import write_lexical_repo
 
         config = LexicalConfig(
@@ -54,7 +54,7 @@ def load_lexical_rows(
                 raise ValueError(f"no lexical groups could be built for {config.key()}: {build.stats.to_dict()}")
             write_lexical_repo(build, out)
 
-        folder = cached_repo("lexical", config.key(), write)
+        folder = cached_repo("lexical", config.key(), write, build_revision=BUILD_REVISION)
         rows = load_dataset_repo(folder)
         origin = f"build {config.key()}"
     wanted_mrs, wanted_parts = set(mrs), {*parts, NO_PART}

@@ -67,8 +67,9 @@ def load_lgmt_rows(
         if translator == "model":
             raise ValueError("translator='model' needs a model: build with `lgmt build lgmt --translator model "
                              "--translator-model M` and pass the folder as -T dataset=...")
-        key = {"build_revision": BUILD_REVISION, **config.key()}
-        folder = cached_repo("lgmt", key, lambda out: write_lgmt_repo(build_lgmt(config), out))
+        folder = cached_repo(
+            "lgmt", config.key(), lambda out: write_lgmt_repo(build_lgmt(config), out), build_revision=BUILD_REVISION
+        )
         rows = load_dataset_repo(folder)
         origin = f"build {config.key()}"
     wanted = set(mrs)

@@ -56,7 +56,7 @@ def load_logicasker_rows(
         rows = load_dataset_repo(dataset, revision=revision)
         origin = f"dataset {dataset!r}"
     else:
-        from lgmt_tasks.builders.logicasker import build_logicasker
+        from lgmt_tasks.builders.logicasker import BUILD_REVISION, build_logicasker
         from lgmt_tasks.builders.logicasker_card import write_logicasker_repo
 
         config = LogicAskerConfig(
@@ -68,7 +68,10 @@ def load_logicasker_rows(
             seed=seed,
         )
         folder = cached_repo(
-            "logicasker", config.key(), lambda out: write_logicasker_repo(build_logicasker(config), out)
+            "logicasker",
+            config.key(),
+            lambda out: write_logicasker_repo(build_logicasker(config), out),
+            build_revision=BUILD_REVISION,
         )
         rows = load_dataset_repo(folder)
         origin = f"build {config.key()}"

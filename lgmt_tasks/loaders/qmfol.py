@@ -105,7 +105,7 @@ def load_qmfol_rows(
         if active:
             rows = rows.filter(lambda r: all(r[column] in allowed for column, allowed in active))
     else:
-        from lgmt_tasks.builders.qmfol import QmfolConfig, build_qmfol
+        from lgmt_tasks.builders.qmfol import BUILD_REVISION, QmfolConfig, build_qmfol
         from lgmt_tasks.builders.qmfol_card import write_qmfol_repo
 
         config = QmfolConfig(
@@ -117,7 +117,9 @@ def load_qmfol_rows(
             seeds=per_config or 1,
             seed=seed or 0,
         )
-        folder = cached_repo("qmfol", config.key(), lambda out: write_qmfol_repo(build_qmfol(config), out))
+        folder = cached_repo(
+            "qmfol", config.key(), lambda out: write_qmfol_repo(build_qmfol(config), out), build_revision=BUILD_REVISION
+        )
         rows = load_dataset_repo(folder)
         origin = f"build {config.key()}"
     if len(rows) == 0:

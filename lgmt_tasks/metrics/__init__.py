@@ -1,8 +1,16 @@
 """Hugging Face `evaluate` modules of lgmt-tasks, shipped inside the package (DESIGN decision 6).
 
-Each subfolder is an `evaluate` metric module (a script named like its folder, and a card), loadable offline from its
-local path and publishable as a Hub metric Space. The scripts only wrap the pure functions of
-`lgmt_tasks.scorers.divlogiceval_metrics`, the same ones the Inspect scorer and the lm-eval aggregations call.
+Each subfolder is an `evaluate` metric module laid out as a Hub metric Space: the script named like its folder, a
+card (`README.md` with the Space's YAML front matter), `app.py` (the Gradio widget) and `requirements.txt`. It loads
+offline from its local path and can be uploaded as a Space as it is. The scripts only read their inputs
+(`lgmt_tasks.metrics.inputs`) and call the pure functions of `lgmt_tasks.scorers` that the Inspect scorers and the
+lm-eval aggregations call, so the three frameworks cannot disagree:
+
+- `mvr`, `acc_static`, `acc_cons`, `hdr`, `fur`: LGMT §4.5 (`scorers.pairwise`);
+- `response_accuracy`: LogicAsker §3.3 (`scorers.logicasker_metrics`);
+- `circular`, `partial_circular`: DivLogicEval §2.2 (`scorers.divlogiceval_metrics`);
+- `macro_f1`: QMFOL §4, with the label-wise F1 (`scorers.qmfol_metrics`);
+- `llmorph_confusion`: LLMorph's Table VIII for the lexical suite (`scorers.lexical_metrics`).
 
 Example:
     >>> import evaluate
@@ -19,15 +27,26 @@ from pathlib import Path
 METRICS_DIR = Path(__file__).resolve().parent
 """The folder holding one subfolder per metric module."""
 
-METRIC_NAMES: tuple[str, ...] = ("partial_circular", "circular")
-"""The metric modules shipped."""
+METRIC_NAMES: tuple[str, ...] = (
+    "partial_circular",
+    "circular",
+    "mvr",
+    "acc_static",
+    "acc_cons",
+    "hdr",
+    "fur",
+    "response_accuracy",
+    "macro_f1",
+    "llmorph_confusion",
+)
+"""The metric modules shipped (each the name of its folder, of its script and of its Space)."""
 
 
 def metric_path(name: str) -> str:
     """The local path of a metric module, for `evaluate.load(path)`.
 
     Args:
-        name: `partial_circular` or `circular`.
+        name: One of `METRIC_NAMES`.
 
     Returns:
         The module's folder, as a string.

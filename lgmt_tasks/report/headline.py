@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from pathlib import Path
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 import pandas as pd
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
@@ -22,13 +24,18 @@ def log_paths(paths: Iterable[str | Path], latest: bool = False) -> list[str]:
     for p in paths:
         path = Path(p)
         if path.is_dir():
-            names = [i.name for i in list_eval_logs(str(path), recursive=True)]
+            names = [_local(i.name) for i in list_eval_logs(str(path), recursive=True)]
             out.extend(names[:1] if latest else names)
         elif path.exists():
             out.append(str(path))
         else:
             raise FileNotFoundError(f"no log at {p}")
     return out
+
+
+def _local(name: str) -> str:
+    """A log location as a plain path when it is a local file (`file:///x/y.eval` → `/x/y.eval`)."""
+    return url2pathname(urlparse(name).path) if name.startswith("file://") else name
 
 
 def log_metrics(log: EvalLog) -> dict[str, float]:

@@ -14,7 +14,8 @@ Flakiness (LLMorph §V, Table XI): with `--epochs N`, each group violated in som
 `flakiness_table` gives, among the groups that violated at least once (and were compared in every epoch), the share
 with each k. Mostly k = N means the violations are reproducible; mostly small k means they are noise.
 
-The lead wires `lexical_report` into `lgmt report`; `split_logs` sorts a list of logs into the two families.
+The lead wires `lexical_report` into `lgmt report`; `split_logs` sorts a list of logs into the two families;
+`suite_report` gives the same comparison as tables and a plot for `lgmt report --out`.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import pandas as pd
 from inspect_ai.log import EvalLog, read_eval_log
 
 from lgmt_tasks.lexical.catalogue import LEXICAL_RELATIONS, NOISE_FLOOR
+from lgmt_tasks.report.suite_report import SuiteReport
 from lgmt_tasks.scorers.lexical_metrics import flakiness_counts, flakiness_histogram
 from lgmt_tasks.scorers.pairwise import OUTCOME_KEYS, ratio_of_sums
 
@@ -311,3 +313,116 @@ def lexical_report(lexical_log: LogLike, lgmt_log: LogLike | None = None, by_par
             flaky.to_markdown(index=False, floatfmt=".2f"),
         ]
     return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------------- the suite's report for --out
+
+
+def _with_run(table: pd.DataFrame, log: EvalLog) -> pd.DataFrame:
+    table = table.copy()
+    table.insert(0, "log", Path(str(log.location)).name)
+    table.insert(0, "model", log.eval.model)
+    return table
+
+
+def comparison_tables(lgmt_logs: Sequence[EvalLog], lexical_logs: Sequence[EvalLog]) -> pd.DataFrame:
+    """Per lexical log: `side_by_side` with the first LGMT log of the same model, else its `relation_rates` alone.
+
+    Every row carries `model`, `log` (the lexical log's file name), `floor` (MR-49's MVR in that log) and
+    `mvr_above_floor`; counts are integers when no epoch averaging made them fractions, and the `part` column (empty
+    without a by-part split) is left out.
+    """
+    parts = []
+    for lexical in lexical_logs:
+        partner = next((log for log in lgmt_logs if log.eval.model == lexical.eval.model), None)
+        if partner is not None:
+            table = side_by_side(partner, lexical)
+        else:
+            table = relation_rates(lexical)
+            table["floor"] = noise_floor(lexical)
+            table["mvr_above_floor"] = table["mvr"] - table["floor"]
+        parts.append(_with_run(table, lexical))
+    out = pd.concat(parts, ignore_index=True)
+    if (out["part"] == "").all():
+        out = out.drop(columns="part")
+    for column in ("groups", "compared"):
+        if (out[column] % 1 == 0).all():
+            out[column] = out[column].astype(int)
+    return out
+
+
+def flakiness_tables(logs: Sequence[EvalLog]) -> pd.DataFrame:
+    """`flakiness_table` of every log run with two or more epochs (either family), stacked; empty if none."""
+    parts = []
+    for log in logs:
+        if (log.eval.config.epochs or 1) > 1:
+            table = flakiness_table(log)
+            table.insert(0, "family", FAMILIES[scorer_of(log)])
+            parts.append(_with_run(table, log))
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+FAMILY_COLOURS = {"logic-grounded": "tab:blue", "lexical": "tab:orange"}
+
+
+def comparison_plots(table: pd.DataFrame, out_dir: Path) -> list[Path]:
+    """MVR per relation with 95% normal intervals (± 1.96 stderr, clipped to [0, 1]) and MR-49's floor, per log."""
+    from lgmt_tasks.report.suite_tools import interval_bars, save_png, slug
+
+    written = []
+    for (model, log), part in table.groupby(["model", "log"], sort=False):
+        part = part[part["relation"] != "all"]
+        values = part["mvr"].tolist()
+        errors = [1.96 * s if not math.isnan(s) else math.nan for s in part["mvr_stderr"]]
+        floor = float(part["floor"].iloc[0]) if len(part) else math.nan
+        fig = interval_bars(
+            [str(r) for r in part["relation"]],
+            values,
+            [max(0.0, v - e) for v, e in zip(values, errors, strict=True)],
+            [min(1.0, v + e) for v, e in zip(values, errors, strict=True)],
+            title=f"Violation rate per relation: {model}",
+            xlabel="MVR (violations / compared groups), 95% interval",
+            colors=[FAMILY_COLOURS.get(str(f), "tab:gray") for f in part["family"]],
+            reference=floor,
+            reference_label="noise floor (MR-49)",
+            legend={f: FAMILY_COLOURS[f] for f in FAMILY_COLOURS if f in set(part["family"])},
+        )
+        written.append(save_png(fig, out_dir / f"relations_{slug(str(model))}_{slug(Path(str(log)).stem)}.png"))
+    return written
+
+
+def suite_report(paths: Iterable[LogLike], out_dir: Path | None = None) -> SuiteReport:
+    """The lexical-vs-logic comparison from Inspect logs (for `lgmt report LOG... --out DIR`).
+
+    Tables (stems): `relations` (per lexical log: MVR and HDR with standard errors per relation, logic-grounded
+    relations first when an LGMT log of the same model is given, MR-49's noise floor and MVR − floor on every row)
+    and `flakiness` (LLMorph Table XI, for logs run with `--epochs 2` or more). Plot: `relations_<model>_<log>.png`,
+    MVR per relation with 95% intervals and the noise floor.
+
+    Args:
+        paths: Log files or folders, or loaded logs; LGMT logs are used only next to a lexical log of their model,
+            other logs are skipped.
+        out_dir: The report folder; plots go to `out_dir/lexical/` (None: no plots).
+
+    Returns:
+        A `SuiteReport` (no tables when no lexical log is among `paths`).
+    """
+    from lgmt_tasks.report.suite_tools import load_logs
+
+    lgmt_logs, lexical_logs = split_logs(load_logs(paths))
+    if not lexical_logs:
+        return SuiteReport("lexical")
+    tables = {"relations": comparison_tables(lgmt_logs, lexical_logs)}
+    titles = {
+        "relations": "Logic-grounded vs lexical relations (LGMT §2.3.2): MVR and HDR per relation, with MR-49's "
+        "noise floor (MVR is LLMorph Table V's failure rate λ)"
+    }
+    paired = {log.eval.model for log in lexical_logs}
+    flaky = flakiness_tables([*lexical_logs, *(log for log in lgmt_logs if log.eval.model in paired)])
+    if not flaky.empty:
+        tables["flakiness"] = flaky
+        titles["flakiness"] = (
+            "LLMorph Table XI: among groups that violated at least once, the share violating in k of N epochs"
+        )
+    plots = comparison_plots(tables["relations"], Path(out_dir) / "lexical") if out_dir is not None else []
+    return SuiteReport("lexical", tables=tables, plots=plots, titles=titles)

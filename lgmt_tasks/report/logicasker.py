@@ -8,6 +8,10 @@ sample) and does the same, at two grains: `leaf` (rule × problem type, the pape
 Each row carries its counts (correct, answered, tests) and a 95% Wilson interval for the accuracy, because a few
 tests per skill give wide intervals and two skills whose intervals overlap are not reliably ordered. Skills with no
 answer that followed the instruction have no accuracy; they are listed last, never as weaknesses.
+
+`suite_report` gives the paper's other breakdowns for `lgmt report --out` (§4: per model, logic, category, problem
+type, chain length and gold answer, the weakest leaves, and Table 6's demonstrations), per run setting (model and
+`-T demonstrations`), with the same counts and intervals.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from inspect_ai.log import EvalLog, read_eval_log
 
 from lgmt_tasks.logicasker.catalogue import YES_TYPE, Skill, get_skill
 from lgmt_tasks.report.headline import log_paths
+from lgmt_tasks.report.suite_report import SuiteReport
+from lgmt_tasks.report.suite_tools import load_logs
 from lgmt_tasks.scorers.logicasker_metrics import OUTCOME_KEYS, wilson_interval
 
 Grain = Literal["leaf", "rule"]
@@ -230,3 +236,239 @@ def weakness_report(logs: Sequence[str | Path], top: int = DEFAULT_TOP, out: str
         tables["rule"].to_csv(folder / "weakness_rules.csv", index=False)
         (folder / "weakness.md").write_text(report + "\n", encoding="utf-8")
     return report
+
+
+# ------------------------------------------------------------------------------------------- paper tables (§4)
+
+ATTRIBUTES: dict[str, tuple[str, str]] = {
+    "logic": ("by_logic", "Figure 4: response accuracy by logic (propositional vs predicate)"),
+    "category": ("by_category", "Figure 5: response accuracy by rule category (inference, equivalence, fallacy)"),
+    "problem_type": (
+        "by_problem_type",
+        "Response accuracy by problem type (§3.2: valid, contradiction, unrelated, fallacy)",
+    ),
+    "length": ("by_length", "Table 3: response accuracy by inference length"),
+    "label": ("by_label", "Response accuracy by gold answer (yes / no)"),
+}
+"""Column of `outcome_frame` → (table stem, title) of its per-attribute table."""
+
+SETTING_KEYS: tuple[str, ...] = ("model", "demonstrations")
+"""One run setting: the model and the demonstrations it was shown (Table 6's columns)."""
+
+OUTCOME_COLUMNS: tuple[str, ...] = (
+    "log", "model", "demonstrations", "id", "epoch", "rule", "skill", "logic", "category", "problem_type", "length",
+    "label", "correct", "answered",
+)  # fmt: skip
+"""The columns of `outcome_frame`."""
+
+
+def outcome_frame(logs: Iterable[str | Path | EvalLog]) -> pd.DataFrame:
+    """One row per scored LogicAsker test (sample and epoch): the run setting, the rule tree, the gold, the outcome.
+
+    Args:
+        logs: Log files, folders or loaded logs; logs of other tasks (no LogicAsker score) contribute no rows.
+
+    Returns:
+        A frame with the columns of `OUTCOME_COLUMNS`; `label` is the gold answer (`yes` / `no`) and
+        `demonstrations` the task's `-T demonstrations` (`none` when not given).
+    """
+    rows: list[dict[str, object]] = []
+    for log in load_logs(logs):
+        mode = str((log.eval.task_args or {}).get("demonstrations") or "none")
+        for sample in log.samples or []:
+            value = _score_value(sample.scores)
+            meta = sample.metadata or {}
+            if value is None or "rule" not in meta:
+                continue
+            rows.append(
+                {
+                    "log": Path(str(log.location)).name,
+                    "model": log.eval.model,
+                    "demonstrations": mode,
+                    "id": sample.id,
+                    "epoch": sample.epoch,
+                    "rule": str(meta["rule"]),
+                    "skill": str(meta.get("skill", "")),
+                    "logic": str(meta.get("logic", "")),
+                    "category": str(meta.get("category", "")),
+                    "problem_type": str(meta.get("problem_type", "")),
+                    "length": meta.get("length"),
+                    "label": str(sample.target),
+                    "correct": float(value["correct"]),
+                    "answered": float(value["answered"]),
+                }
+            )
+    return pd.DataFrame(rows, columns=list(OUTCOME_COLUMNS))
+
+
+ROW_COLUMNS: tuple[str, ...] = (
+    "tests", "answered", "unparsed", "correct", "response_accuracy", "ci_low", "ci_high", "instruction_following",
+)  # fmt: skip
+"""The columns of `accuracy_row`."""
+
+
+def accuracy_row(chunk: pd.DataFrame) -> dict[str, float]:
+    """Counts, response accuracy (§3.3) with its 95% Wilson interval, and the instruction-following rate of tests.
+
+    Returns:
+        `tests`, `answered`, `unparsed` (tests whose reply did not follow the instruction), `correct`,
+        `response_accuracy` (correct / answered, NaN when nothing was answered), `ci_low`, `ci_high`,
+        `instruction_following` (answered / tests).
+    """
+    from lgmt_tasks.scorers.logicasker_metrics import instruction_following_rate, response_accuracy
+
+    outcomes = chunk[list(OUTCOME_KEYS)].to_dict("records")
+    correct, answered = float(chunk["correct"].sum()), float(chunk["answered"].sum())
+    low, high = wilson_interval(correct, answered)
+    return {
+        "tests": float(len(chunk)),
+        "answered": answered,
+        "unparsed": float(len(chunk)) - answered,
+        "correct": correct,
+        "response_accuracy": response_accuracy(outcomes).value,
+        "ci_low": low,
+        "ci_high": high,
+        "instruction_following": instruction_following_rate(outcomes).value,
+    }
+
+
+def _integral(table: pd.DataFrame) -> pd.DataFrame:
+    for column in ("tests", "answered", "unparsed", "correct"):
+        if column in table and len(table) and (table[column] % 1 == 0).all():
+            table[column] = table[column].astype(int)
+    return table
+
+
+def accuracy_table(frame: pd.DataFrame, by: Sequence[str] = ()) -> pd.DataFrame:
+    """`accuracy_row` per run setting (model, demonstrations) and the attributes `by`, in a stable order.
+
+    Args:
+        frame: Rows of `outcome_frame`.
+        by: Further columns to group by (e.g. `["length"]`).
+
+    Returns:
+        One row per group: the keys, then the columns of `accuracy_row`.
+    """
+    keys = [*SETTING_KEYS, *by]
+    rows = []
+    for key, chunk in frame.groupby(keys, sort=True):
+        values = key if isinstance(key, tuple) else (key,)
+        rows.append({**dict(zip(keys, values, strict=True)), **accuracy_row(chunk)})
+    columns = [*keys, *ROW_COLUMNS]
+    return _integral(pd.DataFrame(rows, columns=columns))
+
+
+def _settings(frame: pd.DataFrame) -> list[tuple[str, str]]:
+    return sorted({(str(m), str(d)) for m, d in zip(frame["model"], frame["demonstrations"], strict=True)})
+
+
+def _setting_logs(logs: Sequence[EvalLog], model: str, mode: str) -> list[EvalLog]:
+    return [
+        log
+        for log in logs
+        if log.eval.model == model and str((log.eval.task_args or {}).get("demonstrations") or "none") == mode
+    ]
+
+
+def skill_table(logs: Sequence[EvalLog], frame: pd.DataFrame, by: Grain, top: int | None = None) -> pd.DataFrame:
+    """`skill_accuracies` of each run setting, stacked: per skill (or leaf), weakest first, with Wilson intervals.
+
+    Args:
+        logs: The loaded LogicAsker logs.
+        frame: Their `outcome_frame` (for the run settings present).
+        by: `rule` or `leaf`.
+        top: Keep only the `top` weakest answered skills of each setting (None: every skill, unranked ones last).
+    """
+    parts = []
+    for model, mode in _settings(frame):
+        rows = skill_accuracies(_setting_logs(logs, model, mode), by=by)
+        if top is not None:
+            rows = [r for r in rows if not math.isnan(r.accuracy)][:top]
+        table = weakness_table(rows)
+        if not table.empty:
+            table.insert(0, "demonstrations", mode)
+            table.insert(0, "model", model)
+            parts.append(table)
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+def demonstrations_table(overall: pd.DataFrame) -> pd.DataFrame:
+    """Table 6: response accuracy per model (rows) and demonstrations (columns: none, random, weakness)."""
+    table = overall.pivot(index="model", columns="demonstrations", values="response_accuracy")
+    order = [m for m in ("none", "random", "weakness") if m in table.columns]
+    table = table[order + [c for c in table.columns if c not in order]]
+    names = {"none": "zero-shot", "random": "random demonstrations", "weakness": "weakness demonstrations"}
+    table.columns = [names.get(str(c), str(c)) for c in table.columns]
+    return table.reset_index()
+
+
+CATEGORY_COLOURS = {"inference": "tab:blue", "equivalence": "tab:green", "fallacy": "tab:orange"}
+
+
+def skill_plots(skills: pd.DataFrame, out_dir: Path) -> list[Path]:
+    """Per-skill response accuracy with 95% Wilson intervals, weakest on top, one PNG per run setting.
+
+    Skills with nothing answered are left out (they have no accuracy); the title says how many.
+    """
+    from lgmt_tasks.report.suite_tools import interval_bars, save_png, slug
+
+    written = []
+    for (model, mode), part in skills.groupby(["model", "demonstrations"], sort=True):
+        ranked = part[part["accuracy"].notna()]
+        if ranked.empty:
+            continue
+        dropped = len(part) - len(ranked)
+        fig = interval_bars(
+            [f"{r} ({lg[:4]}.)" for r, lg in zip(ranked["rule"], ranked["logic"], strict=True)],
+            ranked["accuracy"].tolist(),
+            ranked["low"].tolist(),
+            ranked["high"].tolist(),
+            title=f"LogicAsker response accuracy per skill: {model} (demonstrations: {mode})"
+            + (f"\n{dropped} skill(s) with no answer that followed the instruction not shown" if dropped else ""),
+            xlabel="response accuracy (correct / answered), 95% Wilson interval",
+            colors=[CATEGORY_COLOURS.get(str(c), "tab:gray") for c in ranked["category"]],
+            legend={c: CATEGORY_COLOURS[c] for c in CATEGORY_COLOURS if c in set(ranked["category"])},
+        )
+        written.append(save_png(fig, out_dir / f"skills_{slug(str(model))}_{slug(str(mode))}.png"))
+    return written
+
+
+def suite_report(
+    paths: Sequence[str | Path | EvalLog], out_dir: Path | None = None, top: int = DEFAULT_TOP
+) -> SuiteReport:
+    """LogicAsker's paper tables from Inspect logs, per run setting (model, demonstrations).
+
+    Tables (stems): `overall` (response accuracy, instruction following and unparsed replies per setting; Figure 3),
+    `by_logic` (Figure 4), `by_category` (Figure 5), `by_problem_type`, `by_length` (Table 3), `by_label` (gold
+    yes / no), `skills` (every rule, weakest first), `weakest_leaves` (the `top` weakest rule × problem-type leaves;
+    Table 4 and §3.3), and `demonstrations` (Table 6: zero-shot vs random vs weakness demonstrations; only when the
+    logs hold more than one). Response accuracy is correct / answered (§3.3); `unparsed` counts the replies that did
+    not follow the instruction. Plot: `skills_<model>_<demonstrations>.png`, per-skill accuracy with Wilson intervals.
+
+    Args:
+        paths: Log files or folders (logs of other tasks are skipped), or loaded logs.
+        out_dir: The report folder; plots go to `out_dir/logicasker/` (None: no plots).
+        top: How many weakest leaves to list per setting.
+
+    Returns:
+        A `SuiteReport` (no tables when no LogicAsker log is among `paths`).
+    """
+    logs = [log for log in load_logs(paths) if any(_score_value(s.scores) for s in log.samples or [])]
+    frame = outcome_frame(logs)
+    if frame.empty:
+        return SuiteReport("logicasker")
+    tables: dict[str, pd.DataFrame] = {}
+    titles: dict[str, str] = {}
+    tables["overall"] = overall = accuracy_table(frame)
+    titles["overall"] = "Figure 3: LogicAsker response accuracy (correct / answered) per model, with unparsed replies"
+    for column, (stem, title) in ATTRIBUTES.items():
+        tables[stem], titles[stem] = accuracy_table(frame, [column]), title
+    tables["skills"] = skill_table(logs, frame, "rule")
+    titles["skills"] = "Response accuracy per skill (rule), weakest first, 95% Wilson intervals"
+    tables["weakest_leaves"] = skill_table(logs, frame, "leaf", top=top)
+    titles["weakest_leaves"] = f"Table 4: the {top} weakest leaves (rule × problem type) per model, §3.3"
+    if overall["demonstrations"].nunique() > 1:
+        tables["demonstrations"] = demonstrations_table(overall)
+        titles["demonstrations"] = "Table 6: response accuracy with zero-shot, random and weakness demonstrations"
+    plots = skill_plots(tables["skills"], Path(out_dir) / "logicasker") if out_dir is not None else []
+    return SuiteReport("logicasker", tables=tables, plots=plots, titles=titles)

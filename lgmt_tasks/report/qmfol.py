@@ -12,8 +12,8 @@ the task:
   length ablation needs (`-T padding_tokens=N`, §4.2.2).
 
 `qmfol_samples` gives one row per sample and epoch; `depth_width_table` aggregates it; `qmfol_heatmaps` draws one
-PNG per log (model) with three panels, accuracy (%), time (s) and output tokens, as Figure 4 does. `lgmt report`
-calls `qmfol_heatmaps(log_paths, out_dir)`.
+PNG per log (model) with three panels, accuracy (%), time (s) and output tokens, as Figure 4 does. `suite_report`
+gives the paper's Tables 2, 3, 5 and 6 and Figures 4 and 5 as tables (with the heatmaps), for `lgmt report --out`.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ import pandas as pd
 from inspect_ai.log import EvalLog, read_eval_log
 
 from lgmt_tasks.report.headline import log_paths as expand_log_paths
+from lgmt_tasks.report.suite_report import SuiteReport
 from lgmt_tasks.scorers.qmfol_metrics import OUTCOME_KEYS
 
 SCORER = "qmfol_scorer"
@@ -209,3 +210,193 @@ def qmfol_heatmaps(log_paths: Iterable[str | Path], out_dir: str | Path) -> list
         plt.close(fig)
         written.append(path)
     return written
+
+
+# ------------------------------------------------------------------------------------ paper tables (§4, Tables 2–6)
+
+RUN_KEYS: list[str] = ["model", "log"]
+"""A table row's run: the model and the log file (two logs of one model, e.g. with padding, stay apart)."""
+
+
+def outcomes_of_rows(samples: pd.DataFrame) -> list[dict[str, int]]:
+    """The scorer's outcome dicts of `qmfol_samples` rows, rebuilt with `qmfol_metrics.sample_outcome`.
+
+    The rows keep each sample-epoch's gold label and parsed answer (`unparsed` when nothing was read), which is all
+    `sample_outcome` needs: the dicts are the logged score values, so every table uses the pure functions of
+    `qmfol_metrics` on exactly what the scorer saw.
+    """
+    from lgmt_tasks.scorers.qmfol_metrics import LABELS, sample_outcome
+
+    return [
+        sample_outcome(str(label), str(answer) if answer in LABELS else None)
+        for label, answer in zip(samples["label"], samples["answer"], strict=True)
+    ]
+
+
+def _runs(samples: pd.DataFrame) -> list[tuple[tuple[str, str], pd.DataFrame]]:
+    return [((str(m), str(g)), part) for (m, g), part in samples.groupby(RUN_KEYS, sort=True)]
+
+
+def _accuracy(samples: pd.DataFrame) -> float:
+    from lgmt_tasks.scorers.qmfol_metrics import accuracy
+
+    return accuracy(outcomes_of_rows(samples)).value
+
+
+def overall_table(samples: pd.DataFrame) -> pd.DataFrame:
+    """Per run: tasks, unparsed rate, accuracy (± stderr), macro-F1, mean time (s) and tokens (Figure 4's header)."""
+    from lgmt_tasks.scorers.qmfol_metrics import accuracy, f1_scores, unparsed_rate
+
+    rows = []
+    for (model, log), part in _runs(samples):
+        outcomes = outcomes_of_rows(part)
+        acc = accuracy(outcomes)
+        rows.append(
+            {
+                "model": model,
+                "log": log,
+                "tasks": len(part),
+                "unparsed_rate": unparsed_rate(outcomes).value,
+                "accuracy": acc.value,
+                "accuracy_stderr": acc.stderr,
+                "macro_f1": f1_scores(outcomes)["macro_f1"],
+                "time_s": float(part["working_time"].mean()),
+                "output_tokens": float(part["output_tokens"].mean()),
+                "input_tokens": float(part["input_tokens"].mean()),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def f1_table(samples: pd.DataFrame) -> pd.DataFrame:
+    """Table 2: Macro-F1 and label-wise F1 (True, False, Unknown) per run, over parsed answers."""
+    from lgmt_tasks.scorers.qmfol_metrics import f1_scores
+
+    rows = []
+    for (model, log), part in _runs(samples):
+        f1 = f1_scores(outcomes_of_rows(part))
+        labels = {label: f1[f"f1_{label}"] for label in ("True", "False", "Unknown")}
+        rows.append({"model": model, "log": log, "Macro": f1["macro_f1"], **labels})
+    return pd.DataFrame(rows)
+
+
+def distribution_table(samples: pd.DataFrame) -> pd.DataFrame:
+    """Table 3: per run and gold label, the share of each answer among parsed answers, and the unparsed count."""
+    from lgmt_tasks.scorers.qmfol_metrics import LABELS, answer_distribution
+
+    rows = []
+    for (model, log), part in _runs(samples):
+        shares = answer_distribution(outcomes_of_rows(part))
+        for gold in LABELS:
+            of_gold = part[part["label"] == gold]
+            if of_gold.empty:
+                continue
+            rows.append(
+                {
+                    "model": model,
+                    "log": log,
+                    "gold": gold,
+                    "tasks": len(of_gold),
+                    **{f"answered {answer}": shares[f"dist_{gold}_{answer}"] for answer in LABELS},
+                    "unparsed": int((of_gold["parsed"] == 0).sum()),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def accuracy_by(samples: pd.DataFrame, column: str, names: dict[Any, str], order: list[Any]) -> pd.DataFrame:
+    """Accuracy (correct / parsed) per run (rows) and value of `column` (columns, in `order`), plus `overall`."""
+    rows = []
+    for (model, log), part in _runs(samples):
+        row: dict[str, Any] = {"model": model, "log": log}
+        for value in order:
+            chunk = part[part[column] == value]
+            if not chunk.empty:
+                row[names.get(value, str(value))] = _accuracy(chunk)
+        row["overall"] = _accuracy(part)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def distractor_changes(samples: pd.DataFrame) -> pd.DataFrame:
+    """Figure 5: how each task's answer changes from its D0 version to its version with n distractors.
+
+    A task with n distractors and the task without (D0) share everything in their id before `_distract` (the same
+    rules, facts and conclusion). Pairs are matched per run and epoch; a pair counts only when both answers parsed.
+
+    Returns:
+        Per run and n > 0: `pairs`, then the counts `correct→correct`, `correct→wrong`, `wrong→correct`,
+        `wrong→wrong`, and `unparsed pairs`. Empty when the logs hold no D0 tasks with distracted versions.
+    """
+    frame = samples.assign(base=[str(i).rsplit("_distract", 1)[0] for i in samples["id"]])
+    rows = []
+    for (model, log), part in _runs(frame):
+        base = part[part["distractors"] == 0]
+        d0 = {(b, e): (c, p) for b, e, c, p in base[["base", "epoch", "correct", "parsed"]].itertuples(index=False)}
+        for n, chunk in part[part["distractors"] > 0].groupby("distractors", sort=True):
+            counts = dict.fromkeys(("correct→correct", "correct→wrong", "wrong→correct", "wrong→wrong"), 0)
+            unparsed = pairs = 0
+            for base, epoch, correct, parsed in chunk[["base", "epoch", "correct", "parsed"]].itertuples(index=False):
+                if (base, epoch) not in d0:
+                    continue
+                pairs += 1
+                before, before_parsed = d0[(base, epoch)]
+                if not (parsed and before_parsed):
+                    unparsed += 1
+                    continue
+                key = f"{'correct' if before else 'wrong'}→{'correct' if correct else 'wrong'}"
+                counts[key] += 1
+            if pairs:
+                row = {"model": model, "log": log, "distractors": f"D{n}", "pairs": pairs}
+                rows.append({**row, **counts, "unparsed pairs": unparsed})
+    return pd.DataFrame(rows)
+
+
+def suite_report(paths: Iterable[str | Path], out_dir: Path | None = None) -> SuiteReport:
+    """QMFOL's paper tables and Figure 4 from Inspect logs, one row per run (model and log file).
+
+    Tables (stems): `overall` (tasks, unparsed rate, accuracy, macro-F1, mean time and tokens: Figure 4's header
+    numbers), `table2_f1` (Macro / True / False / Unknown F1), `table3_answer_distribution` (answer shares per gold
+    label, over parsed answers, with unparsed counts), `table5_distractors` (accuracy per distractor count),
+    `table6_topics` (accuracy per topic and overall), `figure4_depth_width` (accuracy, time, tokens per depth ×
+    width), `figure5_distractor_changes` (answer changes from D0 to Dn, when the logs hold both). Accuracy is correct
+    / parsed answers and every F1 is over parsed answers (see `scorers.qmfol_metrics`); numbers are fractions.
+    Plots: `qmfol_heatmaps`' PNGs (one per log) under `out_dir/qmfol/`.
+
+    Args:
+        paths: Log files or folders (logs of other tasks are skipped).
+        out_dir: The report folder (None: no plots).
+
+    Returns:
+        A `SuiteReport` (no tables when no QMFOL log is among `paths`).
+    """
+    from lgmt_tasks.qmfol.english import TOPICS
+
+    files = [str(p) for p in paths]
+    samples = qmfol_samples(files)
+    if samples.empty:
+        return SuiteReport("qmfol")
+    levels = sorted(int(d) for d in samples["distractors"].unique())
+    topics = [t for t in TOPICS if t in set(samples["topic"])] + sorted(set(samples["topic"]) - set(TOPICS))
+    tables = {
+        "overall": overall_table(samples),
+        "table2_f1": f1_table(samples),
+        "table3_answer_distribution": distribution_table(samples),
+        "table5_distractors": accuracy_by(samples, "distractors", {n: f"D{n}" for n in levels}, list(levels)),
+        "table6_topics": accuracy_by(samples, "topic", {}, topics),
+        "figure4_depth_width": depth_width_table(samples),
+    }
+    titles = {
+        "overall": "Figure 4 (header): overall accuracy (correct / parsed), macro-F1, time (s) and output tokens",
+        "table2_f1": "Table 2: Macro, True, False and Unknown F1 (over parsed answers)",
+        "table3_answer_distribution": "Table 3: answer distribution per gold label (shares of parsed answers)",
+        "table5_distractors": "Table 5: accuracy per number of distractor rules",
+        "table6_topics": "Table 6: accuracy per topic",
+        "figure4_depth_width": "Figure 4: accuracy, mean time (s) and mean output tokens per depth × width",
+    }
+    changes = distractor_changes(samples)
+    if not changes.empty:
+        tables["figure5_distractor_changes"] = changes
+        titles["figure5_distractor_changes"] = "Figure 5: answer changes from the task without distractors (D0) to Dn"
+    plots = qmfol_heatmaps(files, Path(out_dir) / "qmfol") if out_dir is not None else []
+    return SuiteReport("qmfol", tables=tables, plots=plots, titles=titles)

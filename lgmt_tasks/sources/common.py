@@ -46,6 +46,9 @@ SKIP_MISALIGNED = "misaligned NL/FOL premises"
 SKIP_LABEL = "unusable label"
 SKIP_LAYOUT = "unknown record layout"
 SKIP_DUPLICATE = "duplicate id"
+SKIP_MISSING_FIELD = "missing field"
+SKIP_WRONG_TYPE = "wrong field type"
+SKIP_INVALID_JSON = "invalid JSON"
 
 
 class SourceRecordError(ValueError):
@@ -65,6 +68,81 @@ class SourceRecordError(ValueError):
         self.field = field
         self.reason = reason
         self.category = category
+
+
+# --------------------------------------------------------------------------- typed fields of a raw record
+# A record's fields are checked before anything is converted with `str()`: `str(5)` would be a valid atom and
+# `str(None)` an English sentence "None", so a wrong type would otherwise be shipped silently.
+
+
+def record_ref(file: Path | None, index: int) -> str:
+    """How a record without a usable id is named in a skip: its file and 0-based position (``a.jsonl#3``)."""
+    return f"{file.name}#{index}" if file is not None else f"record {index}"
+
+
+def record_id(record: Mapping[str, Any], key: str, fallback: str) -> str:
+    """The record's id from field `key` (a string or an integer).
+
+    Raises:
+        SourceRecordError: The field is missing or of another type (named by `fallback`).
+    """
+    value = record.get(key)
+    if value is None:
+        raise SourceRecordError(fallback, key, f"the record has no {key!r}", SKIP_MISSING_FIELD)
+    if isinstance(value, bool) or not isinstance(value, (str, int)) or not str(value).strip():
+        raise SourceRecordError(fallback, key, f"{key} must be a non-empty string or an integer, got {value!r}",
+                                SKIP_WRONG_TYPE)
+    return str(value)
+
+
+def require(record: Mapping[str, Any], key: str, rid: str) -> Any:
+    """The value of a required field.
+
+    Raises:
+        SourceRecordError: The field is missing or null (category `SKIP_MISSING_FIELD`).
+    """
+    value = record.get(key)
+    if value is None:
+        raise SourceRecordError(rid, key, f"the record has no {key!r}", SKIP_MISSING_FIELD)
+    return value
+
+
+def text_field(rid: str, field: str, value: object) -> str:
+    """A non-empty string field (an English sentence), stripped.
+
+    Raises:
+        SourceRecordError: Missing or empty (`SKIP_MISSING_FIELD`), or not a string (`SKIP_WRONG_TYPE`).
+    """
+    if value is None or (isinstance(value, str) and not value.strip()):
+        raise SourceRecordError(rid, field, f"{field} is missing or empty", SKIP_MISSING_FIELD)
+    if not isinstance(value, str):
+        raise SourceRecordError(rid, field, f"{field} must be a string, got {type(value).__name__}", SKIP_WRONG_TYPE)
+    return value.strip()
+
+
+def text_list(rid: str, field: str, value: object) -> list[str]:
+    """A list of strings (premises, English or FOL), items unchanged.
+
+    Raises:
+        SourceRecordError: Missing (`SKIP_MISSING_FIELD`), or not a list of strings (`SKIP_WRONG_TYPE`).
+    """
+    if value is None:
+        raise SourceRecordError(rid, field, f"the record has no {field!r}", SKIP_MISSING_FIELD)
+    if not isinstance(value, (list, tuple)):
+        raise SourceRecordError(rid, field, f"{field} must be a list of strings, got {type(value).__name__}",
+                                SKIP_WRONG_TYPE)
+    for i, item in enumerate(value):
+        if not isinstance(item, str):
+            raise SourceRecordError(rid, f"{field}[{i}]", f"{field}[{i}] must be a string, got {item!r}"[:200],
+                                    SKIP_WRONG_TYPE)
+    return list(value)
+
+
+@dataclass(frozen=True)
+class UnreadableRecord:
+    """What `read_records` yields in place of a line that is not valid JSON: the reason, for the skip."""
+
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -204,9 +282,12 @@ def parse_formula(record_id: str, field: str, text: object) -> Formula:
             expected), or has free variables (FOLIO v2 writes ``Rated(x, generalAudience)`` for a ground fact;
             guessing a quantifier would invent a premise, so such records are skipped).
     """
-    if text is None or not str(text).strip():
+    if text is not None and not isinstance(text, str):
+        # `str(5)` would parse as the atom `5`: a wrong type is skipped, never read as a formula.
+        raise SourceRecordError(record_id, field, f"a formula must be a string, got {text!r}"[:200], SKIP_WRONG_TYPE)
+    if text is None or not text.strip():
         raise SourceRecordError(record_id, field, "empty formula", SKIP_EMPTY)
-    source = str(text)
+    source = text
     try:
         formula = parse(source)
     except FormulaSyntaxError as exc:
@@ -349,15 +430,19 @@ def _constant_occurrences(f: Formula) -> list[str]:
 # --------------------------------------------------------------------------- reading files
 
 
-def read_records(path: str | Path) -> Iterator[tuple[dict[str, Any], Path, int]]:
+def read_records(path: str | Path) -> Iterator[tuple[Any, Path, int]]:
     """Yield ``(record, file, index)`` for every record of a JSON/JSONL file or a folder of them.
 
     A folder is read non-recursively, files in name order, ``*.jsonl`` and ``*.json`` only (so a ``raw/``
     sub-folder or a licence file next to the data is ignored). A ``.json`` file holds one JSON array (the raw
-    ProverQA layout) or one object per line.
+    ProverQA layout) or one object per line. A line that is not valid JSON is yielded as an `UnreadableRecord`
+    (one bad line must not stop the build, nor vanish: `iter_problems` counts it as a skip); a record may also be
+    any JSON value, which the caller checks.
 
     Raises:
         FileNotFoundError: `path` does not exist, or a folder holds no data file.
+        ValueError: A ``.json`` file that opens as an array is not valid JSON as a whole (no record can be told
+            apart from the next).
     """
     root = Path(path)
     if not root.exists():
@@ -368,12 +453,18 @@ def read_records(path: str | Path) -> Iterator[tuple[dict[str, Any], Path, int]]
     for file in files:
         text = file.read_text(encoding="utf-8")
         if file.suffix == ".json" and text.lstrip().startswith("["):
-            records = json.loads(text)
+            try:
+                records = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{file}: not valid JSON: {exc}") from exc
             for i, record in enumerate(records):
                 yield record, file, i
         else:
             for i, line in enumerate(line for line in text.splitlines() if line.strip()):
-                yield json.loads(line), file, i
+                try:
+                    yield json.loads(line), file, i
+                except json.JSONDecodeError as exc:
+                    yield UnreadableRecord(f"line is not valid JSON: {exc}"), file, i
 
 
 def split_from_filename(file: Path | None, choices: Sequence[str]) -> str | None:
@@ -415,7 +506,7 @@ def iter_problems(name: SourceName, path: str | Path, report: LoadReport | None 
             report.paths.append(str(file))
             current = file
         try:
-            problems = module.record_to_problems(record, file=file, index=index)
+            problems = module.record_to_problems(_mapping(record, record_ref(file, index)), file=file, index=index)
         except SourceRecordError as exc:
             if report is not None:
                 report.records += 1
@@ -462,12 +553,27 @@ def cases_from_records(
     problems: list[SourceProblem] = []
     for index, record in enumerate(records):
         try:
-            problems.extend(module.record_to_problems(dict(record), split=split, index=index))
+            problems.extend(module.record_to_problems(_mapping(record, record_ref(None, index)), split=split,
+                                                      index=index))
         except SourceRecordError as exc:
             report.records += 1
             report.skip(exc)
     cases = module.problems_to_cases(problems, report, unify_constants=unify_constants, **options)
     return cases, report
+
+
+def _mapping(record: object, ref: str) -> dict[str, Any]:
+    """The record as a dict, or a skip: an unreadable line, or a JSON value that is not an object.
+
+    Raises:
+        SourceRecordError: `SKIP_INVALID_JSON` or `SKIP_LAYOUT`, named by `ref` (file and position).
+    """
+    if isinstance(record, UnreadableRecord):
+        raise SourceRecordError(ref, "<record>", record.reason, SKIP_INVALID_JSON)
+    if not isinstance(record, Mapping):
+        raise SourceRecordError(ref, "<record>", f"a record must be a JSON object, got {type(record).__name__}",
+                                SKIP_LAYOUT)
+    return dict(record)
 
 
 def load_source(
@@ -560,6 +666,7 @@ __all__ = [
     "SourceProblem",
     "SourceRecordError",
     "UnifyMode",
+    "UnreadableRecord",
     "cases_from_records",
     "constant_key",
     "iter_problems",
@@ -570,6 +677,11 @@ __all__ = [
     "parse_problem",
     "problem_to_case",
     "read_records",
+    "record_id",
+    "record_ref",
+    "require",
     "split_from_filename",
+    "text_field",
+    "text_list",
     "unify_constants_in",
 ]

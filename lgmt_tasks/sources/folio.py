@@ -34,7 +34,11 @@ from lgmt_tasks.sources.common import (
     map_problems,
     normalise_label,
     problem_to_case,
+    record_id,
+    record_ref,
     split_from_filename,
+    text_field,
+    text_list,
 )
 
 DATASET = "folio"
@@ -68,13 +72,15 @@ def record_to_problem(
             ids of their own (the clean file uses the same numbering).
 
     Raises:
-        SourceRecordError: The layout is not a FOLIO layout, or the label is not a FOLIO label.
+        SourceRecordError: The layout is not a FOLIO layout, a field is missing or of the wrong type, or the label
+            is not a FOLIO label.
     """
     layout = detect_layout(record)
     split = split or split_from_filename(file, SPLITS)
     if layout == "clean":
-        rid = str(record["id"])
-        premises, premises_fol = record["premises"], record["premises_fol"]
+        rid = record_id(record, "id", record_ref(file, index))
+        premises = text_list(rid, "premises", record.get("premises"))
+        premises_fol = text_list(rid, "premises_fol", record.get("premises_fol"))
         conclusion_fol = record.get("conclusion_fol")
         label_source = record.get("label_source", record.get("label"))
     elif layout in ("hf", "v0"):
@@ -83,9 +89,11 @@ def record_to_problem(
         suffix = str(number) if number is not None else f"{index:04d}"
         rid = "_".join(part for part in ("folio", version, split, suffix) if part)
         if layout == "hf":
-            premises, premises_fol = _lines(record["premises"]), _lines(record["premises-FOL"])
+            premises = _lines(text_field(rid, "premises", record.get("premises")))
+            premises_fol = _lines(text_field(rid, "premises-FOL", record.get("premises-FOL")))
         else:
-            premises, premises_fol = record["premises"], record["premises-FOL"]
+            premises = text_list(rid, "premises", record.get("premises"))
+            premises_fol = text_list(rid, "premises-FOL", record.get("premises-FOL"))
         conclusion_fol = record.get("conclusion-FOL")
         label_source = record.get("label")
     else:
@@ -96,9 +104,9 @@ def record_to_problem(
     return SourceProblem(
         id=rid,
         dataset=DATASET,
-        premises=tuple(str(p).strip() for p in premises),
+        premises=tuple(p.strip() for p in premises),
         premises_fol=tuple(premises_fol),
-        conclusion=str(record.get("conclusion", "")).strip(),
+        conclusion=text_field(rid, "conclusion", record.get("conclusion")),
         conclusion_fol=conclusion_fol,
         label=normalise_label(label_source, LABELS, rid),
         label_source=None if label_source is None else str(label_source),

@@ -212,6 +212,15 @@ class GenerationReport:
         """Accepted cases in total."""
         return sum(self.accepted.values())
 
+    def merge(self, other: GenerationReport) -> None:
+        """Add the report of the next run of indices (`generate_cases(..., first=...)`; parallel builds)."""
+        self.requested += other.requested
+        self.attempts += other.attempts
+        self.premise_sets += other.premise_sets
+        self.accepted.update(other.accepted)
+        self.rejected.update(other.rejected)
+        self.exhausted.extend(other.exhausted)
+
     def to_dict(self) -> dict[str, Any]:
         """Plain, sorted, JSON-ready form (for build statistics and the dataset card)."""
         return {
@@ -859,6 +868,7 @@ def generate_cases(
     timeout_ms: int | None = None,
     vocabulary: Path | None = None,
     max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+    first: int = 0,
 ) -> tuple[list[Case], GenerationReport]:
     """Generate `n` source cases with Z3-proven labels, balanced over True/False/Unknown.
 
@@ -870,6 +880,8 @@ def generate_cases(
             first by the prover's deterministic resource limit, so this does not normally affect the output.
         vocabulary: A vocabulary JSON file (see `load_vocabulary`); `None` uses the packaged one.
         max_attempts: Prover attempts per case before it is given up on (and reported in `exhausted`).
+        first: Index of the first case: cases `first` … `first + n - 1` (a parallel build generates runs of
+            indices and concatenates them, merging the reports with `GenerationReport.merge`).
 
     Returns:
         The cases in index order (case `i` has target label `LABELS[i % 3]`), and the generation report.
@@ -885,7 +897,7 @@ def generate_cases(
     limit = DEFAULT_TIMEOUT_MS if timeout_ms is None else timeout_ms
     report = GenerationReport(requested=n, seed=seed)
     cases: list[Case] = []
-    for index in range(n):
+    for index in range(first, first + n):
         case = _generate_one(index, seed, vocab, limit, max_attempts, report)
         if case is not None:
             cases.append(case)

@@ -46,6 +46,7 @@ from lgmt_tasks.relations.case import Case
 from lgmt_tasks.sources.common import (
     SKIP_LABEL,
     SKIP_LAYOUT,
+    SKIP_WRONG_TYPE,
     USABLE_LABELS,
     LoadReport,
     SourceProblem,
@@ -53,6 +54,11 @@ from lgmt_tasks.sources.common import (
     UnifyMode,
     normalise_label,
     parse_problem,
+    record_id,
+    record_ref,
+    require,
+    text_field,
+    text_list,
     unify_constants_in,
 )
 
@@ -185,41 +191,50 @@ def record_to_problems(
     """
     layout = detect_layout(record)
     if layout == "problem":
+        rid = record_id(record, "id", record_ref(file, index))
         return [
             _problem(
                 record,
-                str(record["id"]),
-                record["premises"],
-                record["premises_fol"],
+                rid,
+                text_list(rid, "premises", record.get("premises")),
+                text_list(rid, "premises_fol", record.get("premises_fol")),
                 record.get("num_facts"),
-                record["conclusion"],
-                record["conclusion_fol"],
-                record["label"],
+                record.get("conclusion"),
+                record.get("conclusion_fol"),
+                require(record, "label", rid),
                 record.get("label_source"),
                 record.get("proof_trace"),
                 record.get("story_id"),
             )
         ]
     if layout == "story":
-        story_id = str(record["story_id"])
-        premises = [*record["facts"], *record["rules"]]
-        premises_fol = [*record["facts_fol"], *record["rules_fol"]]
-        return [
-            _problem(
-                record,
-                f"{story_id}_{s['index']}",
-                premises,
-                premises_fol,
-                len(record["facts_fol"]),
-                s["statement"],
-                s["statement_fol"],
-                s["label"],
-                s.get("label_source"),
-                s.get("proof_trace"),
-                story_id,
+        story_id = record_id(record, "story_id", record_ref(file, index))
+        facts_fol = text_list(story_id, "facts_fol", record.get("facts_fol"))
+        facts = text_list(story_id, "facts", record.get("facts"))
+        premises = [*facts, *text_list(story_id, "rules", record.get("rules"))]
+        premises_fol = [*facts_fol, *text_list(story_id, "rules_fol", record.get("rules_fol"))]
+        statements = record.get("statements")
+        if not isinstance(statements, list) or not all(isinstance(s, Mapping) for s in statements):
+            raise SourceRecordError(story_id, "statements", "statements must be a list of objects", SKIP_WRONG_TYPE)
+        problems = []
+        for position, s in enumerate(statements):
+            sid = f"{story_id}_{s.get('index', position)}"
+            problems.append(
+                _problem(
+                    record,
+                    sid,
+                    premises,
+                    premises_fol,
+                    len(facts_fol),
+                    s.get("statement"),
+                    s.get("statement_fol"),
+                    require(s, "label", sid),
+                    s.get("label_source"),
+                    s.get("proof_trace"),
+                    story_id,
+                )
             )
-            for s in record["statements"]
-        ]
+        return problems
     rid = str(record.get("id", record.get("story_id", f"record {index}")))
     raise SourceRecordError(
         rid, "<record>", f"not a LogicNLI record layout (keys: {', '.join(sorted(record))})", SKIP_LAYOUT
@@ -231,26 +246,39 @@ def _problem(
     rid: str,
     premises: Sequence[str],
     premises_fol: Sequence[str],
-    num_facts: int | None,
-    conclusion: str,
-    conclusion_fol: str,
+    num_facts: object,
+    conclusion: object,
+    conclusion_fol: object,
     label: str,
     label_source: str | None,
     proof_trace: str | None,
     story_id: str | None,
 ) -> SourceProblem:
     source_label = label_source if label_source is not None else label
+    if num_facts is not None and (
+        isinstance(num_facts, bool) or not isinstance(num_facts, int) or not 0 <= num_facts <= len(premises_fol)
+    ):
+        raise SourceRecordError(
+            rid, "num_facts", f"num_facts must be an integer from 0 to {len(premises_fol)}, got {num_facts!r}",
+            SKIP_WRONG_TYPE,
+        )
+    if conclusion_fol is not None and not isinstance(conclusion_fol, str):
+        raise SourceRecordError(rid, "conclusion_fol", f"conclusion_fol must be a string, got {conclusion_fol!r}"[:200],
+                                SKIP_WRONG_TYPE)
+    if proof_trace is not None and not isinstance(proof_trace, str):
+        raise SourceRecordError(rid, "proof_trace", f"proof_trace must be a string, got {proof_trace!r}"[:200],
+                                SKIP_WRONG_TYPE)
     return SourceProblem(
         id=rid,
         dataset=DATASET,
-        premises=tuple(str(p).strip() for p in premises),
+        premises=tuple(p.strip() for p in premises),
         premises_fol=tuple(premises_fol),
-        conclusion=str(conclusion).strip(),
+        conclusion=text_field(rid, "conclusion", conclusion),
         conclusion_fol=conclusion_fol,
         label=normalise_label(source_label, LABELS, rid),
         label_source=source_label,
         meta={
-            "num_facts": len(premises_fol) if num_facts is None else int(num_facts),
+            "num_facts": len(premises_fol) if num_facts is None else num_facts,
             "proof_trace": proof_trace,
             "story_id": story_id,
         },

@@ -26,6 +26,7 @@ from typing import Any
 from lgmt_tasks.relations.case import Case
 from lgmt_tasks.sources.common import (
     SKIP_LAYOUT,
+    SKIP_WRONG_TYPE,
     LoadReport,
     SourceProblem,
     SourceRecordError,
@@ -33,7 +34,12 @@ from lgmt_tasks.sources.common import (
     map_problems,
     normalise_label,
     problem_to_case,
+    record_id,
+    record_ref,
+    require,
     split_from_filename,
+    text_field,
+    text_list,
 )
 
 DATASET = "proverqa"
@@ -72,24 +78,29 @@ def record_to_problem(
         record: The record.
         split: The difficulty level, for ids of raw records (default: from `file`'s name).
         file: The file the record came from.
-        index: Unused by ProverQA (its records carry ids); part of the loader protocol.
+        index: The record's position in its file (names a record that has no usable id).
 
     Raises:
-        SourceRecordError: Not a ProverQA layout, or an unknown answer.
+        SourceRecordError: Not a ProverQA layout, a field missing or of the wrong type, or an unknown answer.
     """
     layout = detect_layout(record)
     if layout == "clean":
-        rid = str(record["id"])
-        premises, premises_fol = record["premises"], record["premises_fol"]
-        conclusion = str(record["conclusion"])
+        rid = record_id(record, "id", record_ref(file, index))
+        premises = text_list(rid, "premises", record.get("premises"))
+        premises_fol = text_list(rid, "premises_fol", record.get("premises_fol"))
+        conclusion = text_field(rid, "conclusion", record.get("conclusion"))
         label_source = record.get("label_source", record.get("label"))
     elif layout == "raw":
         level = split or split_from_filename(file, LEVELS)
-        rid = "_".join(part for part in ("proverqa", level, str(record["id"])) if part)
+        rid = "_".join(part for part in ("proverqa", level, record_id(record, "id", record_ref(file, index))) if part)
+        nl2fol = require(record, "nl2fol", rid)
+        if not isinstance(nl2fol, Mapping):
+            raise SourceRecordError(rid, "nl2fol", f"nl2fol must be an object, got {type(nl2fol).__name__}",
+                                    SKIP_WRONG_TYPE)
         # Through `datasets`, a dict column becomes a struct holding every key of every row (None where absent).
-        pairs = [(nl, fol) for nl, fol in dict(record["nl2fol"]).items() if fol is not None]
-        premises, premises_fol = [nl for nl, _ in pairs], [fol for _, fol in pairs]
-        conclusion = QUESTION_PREFIX.sub("", str(record["question"]))
+        pairs = [(nl, fol) for nl, fol in nl2fol.items() if fol is not None]
+        premises, premises_fol = [nl for nl, _ in pairs], text_list(rid, "nl2fol", [fol for _, fol in pairs])
+        conclusion = QUESTION_PREFIX.sub("", text_field(rid, "question", record.get("question")))
         label_source = record.get("answer")
     else:
         rid = str(record.get("id", f"record {index}"))
@@ -99,9 +110,9 @@ def record_to_problem(
     return SourceProblem(
         id=rid,
         dataset=DATASET,
-        premises=tuple(str(p).strip() for p in premises),
+        premises=tuple(p.strip() for p in premises),
         premises_fol=tuple(premises_fol),
-        conclusion=conclusion.strip(),
+        conclusion=text_field(rid, "conclusion", conclusion),
         conclusion_fol=record.get("conclusion_fol"),
         label=normalise_label(label_source, LABELS, rid),
         label_source=None if label_source is None else str(label_source),

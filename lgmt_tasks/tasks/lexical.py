@@ -10,6 +10,7 @@ Examples:
     inspect eval lgmt_tasks/lexical --model openai/gpt-4o-mini -T mr=function -T part=premises
     inspect eval lgmt_tasks/lexical --model lgmt/smollm2 -T mr=MR-51,MR-152 -T part=conclusion \
         -T transformer_model=lgmt/smollm2 -T per_mr=5
+    inspect eval lgmt_tasks/lexical --model lgmt/smollm2 -T prompting=zero_shot -T prefill=true --max-tokens 8
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ def lexical(
     different_threshold: float = DIFFERENT_THRESHOLD,
     dataset: str | None = None,
     revision: str | None = None,
+    prefill: bool = False,
 ) -> Task:
     """LLMorph's lexical relations on LGMT's source cases, scored with LGMT's metrics and LLMorph's confusion matrix.
 
@@ -89,14 +91,28 @@ def lexical(
         different_threshold: With output=text, outputs are different iff their similarity is below this.
         dataset: A folder written by `lgmt build lexical`, or a Hub dataset id, to evaluate instead of building.
         revision: Hub revision of `dataset`.
+        prefill: Open the answers of the model under test with the JSON the prompting asks for (`{"label": "` or
+            `{"reasoning": "`), as LGMT's `prefill`, so that a small local model answers in format. Not in either
+            paper; off by default. Only with output=label: with output=text the completions are compared as text,
+            and an opening common to both would raise their similarity, so that combination is refused.
 
     Returns:
         The task.
+
+    Raises:
+        ValueError: On an invalid value (the message lists the valid ones), on prefill with output=text, or on
+            LLM-based relations without a transformer.
     """
     if source not in SOURCES:
         raise ValueError(f"source={source!r}: expected one of {', '.join(SOURCES)}")
     if output not in OUTPUTS:
         raise ValueError(f"output={output!r}: expected one of {', '.join(OUTPUTS)}")
+    if prefill and output != "label":
+        raise ValueError(
+            f"prefill=true with output={output!r}: prefill is for output=label only (with output=text the completions "
+            "are compared by similarity, and the prefilled opening common to both would inflate it); use "
+            "output=label with prefill=true (any prompting), or prefill=false with any output"
+        )
     check_prompting(prompting)
     mrs, parts = resolve_mrs(mr), resolve_parts(part)
     rows = load_lexical_rows(
@@ -110,7 +126,9 @@ def lexical(
         )
     return Task(
         dataset=MemoryDataset([record_to_sample(dict(r)) for r in rows], name="lexical"),
-        solver=lexical_generate(prompting, transformer=transformer_model if pending else None, cache=transformer_cache),
+        solver=lexical_generate(
+            prompting, transformer=transformer_model if pending else None, cache=transformer_cache, prefill=prefill
+        ),
         scorer=lexical_consistency(output, equivalent_threshold, different_threshold),
         version=VERSION,
     )

@@ -10,6 +10,7 @@ Examples:
     inspect eval lgmt_tasks/qmfol --model lgmt/smollm2 -T depth=5 -T width=5 -T distractors=[0,20] --limit 24
     inspect eval lgmt_tasks/qmfol --model openai/gpt-4o -T dataset=datasets/qmfol
     inspect eval lgmt_tasks/qmfol --model openai/gpt-4o -T distractors=0 -T padding_tokens=600
+    inspect eval lgmt_tasks/qmfol --model lgmt/smollm2 -T prefill=true --max-tokens 8 --limit 20
 """
 
 from __future__ import annotations
@@ -18,11 +19,10 @@ from typing import Any
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.solver import generate
 
 from lgmt_tasks.loaders.qmfol import Values, load_qmfol_rows
 from lgmt_tasks.scorers.qmfol import qmfol_scorer
-from lgmt_tasks.solvers.qmfol import render_prompt
+from lgmt_tasks.solvers.qmfol import qmfol_generate, render_prompt
 
 VERSION = "1-A"
 
@@ -52,6 +52,7 @@ def qmfol(
     padding_tokens: int = 0,
     dataset: str | None = None,
     revision: str | None = None,
+    prefill: bool = False,
 ) -> Task:
     """QMFOL tasks of a (sub-)grid, built on the fly or read from a built dataset.
 
@@ -71,6 +72,9 @@ def qmfol(
             for tasks without distractors (pass `-T distractors=0`).
         dataset: A folder written by `lgmt build qmfol`, or a Hub dataset id, to evaluate instead of building.
         revision: Hub revision of `dataset`.
+        prefill: Open the assistant turn with `{"label": "` (the JSON the prompt asks for), so that a small local
+            model answers in format; the model then answers without reasoning first. Not in the paper; off by
+            default. Needs a provider that continues a trailing assistant message (e.g. `lgmt/smollm2`).
 
     Returns:
         The task.
@@ -95,7 +99,7 @@ def qmfol(
         )
     return Task(
         dataset=MemoryDataset([record_to_sample(dict(r), padding_tokens) for r in rows], name="qmfol"),
-        solver=generate(),
+        solver=qmfol_generate(prefill),
         scorer=qmfol_scorer(),
         version=VERSION,
     )

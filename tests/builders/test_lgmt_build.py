@@ -7,7 +7,7 @@ import pytest
 
 from lgmt_tasks.builders.lgmt import FEATURES, LgmtConfig, build_lgmt
 from lgmt_tasks.builders.lgmt_card import write_lgmt_repo
-from lgmt_tasks.hub.repo import load_dataset_repo
+from lgmt_tasks.hub.repo import data_file, load_dataset_repo, read_data_file
 from lgmt_tasks.logic.parse import parse
 from lgmt_tasks.logic.prover import entailment
 from lgmt_tasks.relations import RELATIONS
@@ -56,10 +56,10 @@ def test_same_seed_gives_identical_bytes(tmp_path):
     config = LgmtConfig(per_mr=1, generated_cases=30, seed=11, mrs=("MR-E1.1", "MR-S1", "MR-P4", "MR-C3"))
     a = write_lgmt_repo(build_lgmt(config), tmp_path / "a")
     b = write_lgmt_repo(build_lgmt(config), tmp_path / "b")
-    data_a = (a / "data" / "default" / "test.jsonl").read_bytes()
-    assert data_a == (b / "data" / "default" / "test.jsonl").read_bytes()
+    data_a = read_data_file(a / data_file("default", "test"))
+    assert data_a == read_data_file(b / data_file("default", "test"))
     other = write_lgmt_repo(build_lgmt(LgmtConfig(**{**config.key(), "seed": 12})), tmp_path / "c")
-    assert data_a != (other / "data" / "default" / "test.jsonl").read_bytes()
+    assert data_a != read_data_file(other / data_file("default", "test"))
 
 
 def test_repository_loads_with_declared_features(tmp_path, monkeypatch, small_build):

@@ -30,7 +30,7 @@ from lgmt_tasks.builders.divlogiceval_logic import (
     split_answers,
     tt_entails,
 )
-from lgmt_tasks.hub.repo import load_dataset_repo
+from lgmt_tasks.hub.repo import data_file, load_dataset_repo
 from lgmt_tasks.logic.parse import parse
 from lgmt_tasks.logic.prover import entails
 from lgmt_tasks.logic.syntax import Atom, Formula, subformulas
@@ -218,7 +218,7 @@ def test_same_seed_same_bytes_other_seed_other_rows(tmp_path: Path):
     first, second = tmp_path / "a", tmp_path / "b"
     write_divlogiceval_repo(build_divlogiceval(config), first)
     write_divlogiceval_repo(build_divlogiceval(config), second)
-    data = Path("data/default/test.jsonl")
+    data = Path(data_file("default", "test"))
     assert (first / data).read_bytes() == (second / data).read_bytes()
     cards = [(folder / "README.md").read_text().replace(str(folder), "OUT") for folder in (first, second)]
     assert cards[0] == cards[1]  # the card differs only by the output folder it names
@@ -253,7 +253,7 @@ def test_cli_builds_a_repository(tmp_path: Path):
     out = tmp_path / "cli"
     result = CliRunner().invoke(main, ["build", "divlogiceval", "--per-type", "1", "--seed", "3", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert "3 instances" in result.output and (out / "data/default/test.jsonl").exists()
+    assert "3 instances" in result.output and (out / data_file("default", "test")).exists()
     bad = CliRunner().invoke(main, ["build", "divlogiceval", "--per-type", "0", "--out", str(out)])
     assert bad.exit_code != 0 and "per_type=0" in bad.output
 

@@ -16,7 +16,7 @@ from lgmt_tasks.builders.qmfol import FEATURES, QmfolBuild, QmfolConfig, build_q
 from lgmt_tasks.builders.qmfol_card import build_command, write_qmfol_repo
 from lgmt_tasks.builders.qmfol_verify import grid_problems, verify_rows
 from lgmt_tasks.cli_qmfol import expand_multi_values
-from lgmt_tasks.hub.repo import load_dataset_repo
+from lgmt_tasks.hub.repo import data_file, load_dataset_repo, read_data_file
 
 SUB_GRID = QmfolConfig(depths=(1, 20), widths=(0, 20), distractors=(0, 20), seeds=1, seed=7)
 """2 × 2 × 2 × 3 labels × 4 topics = 96 tasks, corners of the paper's grid and beyond (depth 1, width 0)."""
@@ -55,8 +55,8 @@ def test_same_config_gives_identical_rows_and_bytes(sub_grid: QmfolBuild, tmp_pa
     assert first.dataset.to_list() == second.dataset.to_list()
     write_qmfol_repo(first, tmp_path / "a")
     write_qmfol_repo(second, tmp_path / "b")
-    data = Path("data") / "default" / "test.jsonl"
-    assert (tmp_path / "a" / data).read_bytes() == (tmp_path / "b" / data).read_bytes()
+    data = data_file("default", "test")
+    assert read_data_file(tmp_path / "a" / data) == read_data_file(tmp_path / "b" / data)
     assert (
         build_qmfol(
             QmfolConfig(depths=(3,), widths=(4,), distractors=(0, 5), topics=("Food", "Animal"), seeds=2, seed=1)

@@ -1,0 +1,1 @@
+"""The `acc_static` evaluate module (load it with `evaluate.load(lgmt_tasks.metrics.metric_path(...))`)."""

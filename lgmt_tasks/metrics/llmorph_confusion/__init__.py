@@ -1,0 +1,1 @@
+"""The `llmorph_confusion` evaluate module (load it with `evaluate.load(lgmt_tasks.metrics.metric_path(...))`)."""

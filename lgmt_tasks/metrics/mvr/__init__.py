@@ -1,0 +1,1 @@
+"""The `mvr` evaluate module (load it with `evaluate.load(lgmt_tasks.metrics.metric_path(...))`)."""

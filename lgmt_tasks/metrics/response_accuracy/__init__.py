@@ -1,0 +1,1 @@
+"""The `response_accuracy` evaluate module (load it with `evaluate.load(lgmt_tasks.metrics.metric_path(...))`)."""

@@ -1,0 +1,170 @@
+"""DivLogicEval's Table 9 from Inspect logs: ACC, Circular and PartialCircular per question type and setting.
+
+The paper (Appendix K, Table 9) reports, per model and setting (0-shot, 3-shot), the three metrics of §2.2 over the
+whole test set and over each question type (3e1c, 3c1e, missing premise). Each `divlogiceval` sample's score is the
+per-instance outcome of `scorers.divlogiceval_metrics.instance_outcome` (one per instance and epoch); every number
+here is the mean of those outcomes with `divlogiceval_metrics.mean` / `stderr`, exactly as the logged metrics are,
+so the table and `log.results` cannot disagree. The overall column pools all instances (the paper's test set is
+balanced, so this is also the mean of the three types).
+
+Numbers are fractions in [0, 1]; the paper prints percentages. PartialCircular is PC_α with the run's `-T alpha`
+(the paper's PartialCircular at α = 1, the default); a run with another α is labelled so in its setting.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from inspect_ai.log import EvalLog
+
+from lgmt_tasks.report.suite_report import SuiteReport
+from lgmt_tasks.report.suite_tools import LogLike, load_logs, pyplot, save_png, slug
+from lgmt_tasks.scorers.divlogiceval_metrics import OUTCOME_KEYS, mean, metric_values, stderr
+
+QUESTION_TYPES: tuple[str, ...] = ("3e1c", "3c1e", "missing")
+"""The question types in Table 9's column order."""
+
+METRICS: tuple[tuple[str, str], ...] = (("acc", "ACC"), ("circular", "CIR"), ("partial_circular", "PC"))
+"""Table 9's metrics: (name in the logs and `divlogiceval_metrics`, the paper's abbreviation)."""
+
+EXTRA: tuple[tuple[str, str], ...] = (("rotation_acc", "accuracy over rotations (c/4)"), ("unparsed_rate", "unparsed"))
+"""The further per-type numbers of the `by_question_type` table."""
+
+
+def _outcome(sample: Any) -> Mapping[str, float] | None:
+    for score in (sample.scores or {}).values():
+        value = score.value
+        if isinstance(value, Mapping) and all(isinstance(value.get(k), int | float) for k in OUTCOME_KEYS):
+            return value
+    return None
+
+
+def setting_of(log: EvalLog) -> str:
+    """`0-shot` or `3-shot` (`-T shots`), with `, α=…` when PartialCircular was run with another alpha than 1."""
+    args = log.eval.task_args or {}
+    setting = f"{int(args.get('shots') or 0)}-shot"
+    alpha = float(args.get("alpha", 1.0))
+    return setting if alpha == 1.0 else f"{setting}, α={alpha:g}"
+
+
+def outcome_frame(logs: Iterable[LogLike]) -> pd.DataFrame:
+    """One row per DivLogicEval instance and epoch: model, setting, question type and the outcome keys.
+
+    Logs of other tasks (no DivLogicEval score) contribute no rows.
+    """
+    rows = []
+    for log in load_logs(logs):
+        for sample in log.samples or []:
+            value = _outcome(sample)
+            question_type = (sample.metadata or {}).get("question_type")
+            if value is None or question_type is None:
+                continue
+            rows.append(
+                {
+                    "model": log.eval.model,
+                    "setting": setting_of(log),
+                    "id": sample.id,
+                    "epoch": sample.epoch,
+                    "question_type": str(question_type),
+                    **{key: float(value[key]) for key in OUTCOME_KEYS},
+                }
+            )
+    return pd.DataFrame(rows, columns=["model", "setting", "id", "epoch", "question_type", *OUTCOME_KEYS])
+
+
+def _summary(chunk: pd.DataFrame) -> dict[str, float]:
+    outcomes = chunk[list(OUTCOME_KEYS)].to_dict("records")
+    out: dict[str, float] = {"instances": float(len(chunk))}
+    for name, _ in (*METRICS, *EXTRA):
+        values = metric_values(outcomes, name)
+        out[name], out[f"{name}_stderr"] = mean(values), stderr(values)
+    return out
+
+
+def _type_order(question_type: str) -> int:
+    return QUESTION_TYPES.index(question_type) if question_type in QUESTION_TYPES else len(QUESTION_TYPES)
+
+
+def by_question_type(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per (model, setting) and question type (then `all`): instances, ACC, CIR, PC, c/4, unparsed, with stderrs."""
+    rows = []
+    for (model, setting), part in frame.groupby(["model", "setting"], sort=True):
+        types = sorted(part["question_type"].unique(), key=lambda t: (_type_order(t), t))
+        chunks = [(t, part[part["question_type"] == t]) for t in types] + [("all", part)]
+        for question_type, chunk in chunks:
+            rows.append({"model": model, "setting": setting, "question_type": question_type, **_summary(chunk)})
+    table = pd.DataFrame(rows)
+    if not table.empty:
+        table["instances"] = table["instances"].astype(int)
+    return table
+
+
+def table9(per_type: pd.DataFrame) -> pd.DataFrame:
+    """Table 9's shape: one row per (model, setting, metric), columns Test, Test-3e1c, Test-3c1e, Test-missing."""
+    rows = []
+    for (model, setting), part in per_type.groupby(["model", "setting"], sort=True):
+        values = part.set_index("question_type")
+        for name, abbreviation in METRICS:
+            row: dict[str, Any] = {"model": model, "setting": setting, "metric": abbreviation}
+            row["Test"] = values.loc["all", name]
+            for question_type in QUESTION_TYPES:
+                row[f"Test-{question_type}"] = (
+                    values.loc[question_type, name] if question_type in values.index else math.nan
+                )
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def type_plots(per_type: pd.DataFrame, out_dir: Path) -> list[Path]:
+    """Figure 2's view: ACC, CIR and PC per question type, with ±1.96 standard errors; one PNG per model and setting."""
+    plt = pyplot()
+    written = []
+    for (model, setting), part in per_type.groupby(["model", "setting"], sort=True):
+        groups = list(part["question_type"])
+        fig, ax = plt.subplots(figsize=(7, 3.6))
+        width = 0.8 / len(METRICS)
+        for k, (name, abbreviation) in enumerate(METRICS):
+            xs = [i + (k - 1) * width for i in range(len(groups))]
+            values = [0.0 if math.isnan(v) else v for v in part[name]]
+            errors = [0.0 if math.isnan(e) else 1.96 * e for e in part[f"{name}_stderr"]]
+            ax.bar(xs, values, width=width, yerr=errors, capsize=2, label=abbreviation)
+        ax.set_xticks(range(len(groups)), ["overall" if g == "all" else g for g in groups])
+        ax.set_ylim(0, 1)
+        ax.set_ylabel("score (fraction)")
+        ax.set_title(f"DivLogicEval: {model} ({setting})", fontsize=10)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        written.append(save_png(fig, out_dir / f"question_types_{slug(str(model))}_{slug(str(setting))}.png"))
+    return written
+
+
+def suite_report(paths: Sequence[LogLike], out_dir: Path | None = None) -> SuiteReport:
+    """DivLogicEval's Table 9 from Inspect logs.
+
+    Tables (stems): `table9` (the paper's shape: per model, setting and metric ACC / CIR / PC; columns Test and one
+    per question type) and `by_question_type` (one row per model, setting and question type, with the number of
+    instances, the accuracy over all rotations c/4, the unparsed rate, and standard errors over instances).
+    Plot: `question_types_<model>_<setting>.png`, ACC / CIR / PC per question type with 95% normal intervals.
+
+    Args:
+        paths: Log files or folders (logs of other tasks are skipped), or loaded logs.
+        out_dir: The report folder; plots go to `out_dir/divlogiceval/` (None: no plots).
+
+    Returns:
+        A `SuiteReport` (no tables when no DivLogicEval log is among `paths`).
+    """
+    frame = outcome_frame(paths)
+    if frame.empty:
+        return SuiteReport("divlogiceval")
+    per_type = by_question_type(frame)
+    tables = {"table9": table9(per_type), "by_question_type": per_type}
+    titles = {
+        "table9": "Table 9: ACC, Circular (CIR) and PartialCircular (PC) per question type (fractions)",
+        "by_question_type": "Table 9 per question type, with instances, c/4, unparsed rate and standard errors",
+    }
+    plots = type_plots(per_type, Path(out_dir) / "divlogiceval") if out_dir is not None else []
+    return SuiteReport("divlogiceval", tables=tables, plots=plots, titles=titles)

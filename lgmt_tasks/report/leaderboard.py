@@ -1,0 +1,234 @@
+"""`leaderboard.csv`: one row per (model, task, prompting) run, with the suite's headline metrics, ready to append.
+
+Rows come from Inspect logs (read with `inspect_ai.analysis.evals_df`) or from lm-eval `results.json` files (one row
+per task or group in the file). The columns are fixed (`LEADERBOARD_COLUMNS`, documented in `COLUMN_DOCS`) so that
+files written at different times, by different suites and by both harnesses can be concatenated; a metric that a
+suite does not have is left empty.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from inspect_ai.analysis import (
+    EvalColumn,
+    EvalConfiguration,
+    EvalDataset,
+    EvalInfo,
+    EvalModel,
+    EvalResults,
+    EvalTask,
+    evals_df,
+)
+
+from lgmt_tasks.report.headline import log_metrics
+from lgmt_tasks.report.suites import prompting_of, suite_of, task_name
+
+COLUMN_DOCS: dict[str, str] = {
+    "model": "Model: Inspect's `provider/name`; for lm-eval `<model type>/<pretrained>` (or the model type alone).",
+    "suite": "lgmt, logicasker, divlogiceval, qmfol or lexical.",
+    "task": "Our Inspect task name (`mr_e`, `lgmt`, `logicasker`, …); lm-eval tasks are mapped to it.",
+    "prompting": "LGMT/lexical `prompting`, LogicAsker `demonstrations`, DivLogicEval `shots`; empty for QMFOL.",
+    "harness": "`inspect` or `lm-eval`.",
+    "harness_task": "The task name in that harness (`lgmt_tasks/mr_e`, `lgmt_mr_e_loglik`, …).",
+    "mvr": "LGMT, lexical: metamorphic violation rate (lower is better).",
+    "mvr_stderr": "Its standard error (delta method over groups; empty when the harness does not report it).",
+    "acc_static": "LGMT, lexical: accuracy on the source cases.",
+    "acc_cons": "LGMT, lexical: groups with every answer correct.",
+    "hdr": "LGMT, lexical: hidden defect rate (source correct, relation violated).",
+    "fur": "LGMT, lexical: false unreported rate (consistent but wrong).",
+    "response_accuracy": "LogicAsker: correct / answers that followed the instruction.",
+    "response_accuracy_stderr": "Its standard error.",
+    "instruction_following_rate": "LogicAsker: replies with a readable yes/no.",
+    "accuracy": "DivLogicEval: ACC (`acc`); QMFOL: accuracy over parsed answers.",
+    "accuracy_stderr": "Its standard error.",
+    "circular": "DivLogicEval: Circular (every rotation right).",
+    "partial_circular": "DivLogicEval: PartialCircular.",
+    "macro_f1": "QMFOL: macro-F1 over True / False / Unknown.",
+    "discarded_rate": "lexical: groups whose LLM follow-up could not be made.",
+    "unparsed_rate": "Share of groups / items with an answer the parser could not read (every suite but LogicAsker).",
+    "samples": "Sample-epochs scored (Inspect: completed samples; lm-eval: effective documents).",
+    "total": "Samples in the full dataset × epochs (lm-eval: original documents), i.e. before --limit.",
+    "epochs": "Inspect epochs (empty for lm-eval).",
+    "task_version": "The task's version (`1-A`: results comparable while the number stays).",
+    "package_version": "lgmt-tasks version that ran it (Inspect logs record it; empty for lm-eval).",
+    "task_args": "Task arguments given on the command line (Inspect) or the task metadata (lm-eval), as JSON.",
+    "date": "When the run started (UTC, ISO 8601).",
+    "log": "The log or results file.",
+}
+"""Every leaderboard column and its meaning (the README lists them)."""
+
+LEADERBOARD_COLUMNS: tuple[str, ...] = tuple(COLUMN_DOCS)
+"""The columns of `leaderboard.csv`, in order."""
+
+SUITE_METRICS: dict[str, dict[str, str]] = {
+    "lgmt": {m: m for m in ("mvr", "mvr_stderr", "acc_static", "acc_cons", "hdr", "fur", "unparsed_rate")},
+    "lexical": {
+        m: m for m in ("mvr", "mvr_stderr", "acc_static", "acc_cons", "hdr", "fur", "discarded_rate", "unparsed_rate")
+    },
+    "logicasker": {
+        m: m for m in ("response_accuracy", "response_accuracy_stderr", "instruction_following_rate")
+    },
+    "divlogiceval": {
+        "accuracy": "acc",
+        "accuracy_stderr": "acc_stderr",
+        "circular": "circular",
+        "partial_circular": "partial_circular",
+        "unparsed_rate": "unparsed_rate",
+    },
+    "qmfol": {m: m for m in ("accuracy", "accuracy_stderr", "macro_f1", "unparsed_rate")},
+}
+"""Per suite: leaderboard column → the metric's name in that suite's logs and lm-eval results."""
+
+LEADERBOARD_CSV = "leaderboard.csv"
+
+
+def _number(value: Any) -> float | None:
+    """A metric value as a float; None for missing, non-numeric (lm-eval's "N/A") or NaN values."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return None if math.isnan(value) else float(value)
+
+
+def _metric_cells(suite: str, metrics: Mapping[str, Any]) -> dict[str, float | None]:
+    return {column: _number(metrics.get(name)) for column, name in SUITE_METRICS[suite].items()}
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value or {}, sort_keys=True, default=str)
+
+
+def _package_version(packages: object) -> str:
+    found = json.loads(packages) if isinstance(packages, str) else packages
+    return str((found or {}).get("lgmt-tasks", "")) if isinstance(found, dict) else ""
+
+
+def inspect_rows(paths: Sequence[str]) -> list[dict[str, Any]]:
+    """Leaderboard rows of Inspect logs (logs of tasks that are not ours are skipped)."""
+    if not paths:
+        return []
+    columns = [
+        *EvalInfo, *EvalTask, *EvalModel, *EvalDataset, *EvalConfiguration, *EvalResults,
+        EvalColumn("task_full", path="eval.task", required=True),
+        EvalColumn("task_args_given", path="eval.task_args_passed"),
+        EvalColumn("task_args_all", path="eval.task_args"),
+        EvalColumn("metric_*", path=log_metrics),
+    ]
+    frame = evals_df(list(paths), columns=columns, quiet=True)
+    rows: list[dict[str, Any]] = []
+    for record in frame.to_dict("records"):
+        suite = suite_of(str(record["task_full"]))
+        if suite is None:
+            continue
+        metrics = {k.removeprefix("metric_"): v for k, v in record.items() if k.startswith("metric_")}
+        all_args = json.loads(record["task_args_all"]) if isinstance(record["task_args_all"], str) else {}
+        given = json.loads(record["task_args_given"]) if isinstance(record["task_args_given"], str) else {}
+        epochs = int(record["epochs"]) if _number(record.get("epochs")) else 1
+        total = _number(record.get("dataset_samples"))
+        rows.append({
+            "model": record["model"],
+            "suite": suite,
+            "task": task_name(str(record["task_full"])),
+            "prompting": prompting_of(suite, all_args),
+            "harness": "inspect",
+            "harness_task": record["task_full"],
+            **_metric_cells(suite, metrics),
+            "samples": int(record["completed_samples"]) if _number(record.get("completed_samples")) is not None
+            else 0,
+            "total": int(total) * epochs if total is not None else None,
+            "epochs": epochs,
+            "task_version": str(record["task_version"]),
+            "package_version": _package_version(record.get("packages")),
+            "task_args": _json(given),
+            "date": pd.Timestamp(record["created"]).tz_convert("UTC").isoformat(),
+            "log": record["log"],
+        })
+    return rows
+
+
+def lm_eval_task(name: str) -> tuple[str, str] | None:
+    """Our (suite, Inspect task) of an lm-eval task or group name (`lgmt_mr_e_loglik` → (`lgmt`, `mr_e`))."""
+    base = name.removesuffix("_loglik")
+    task = base if base == "lgmt" else base.removeprefix("lgmt_")
+    suite = suite_of(task)
+    return None if suite is None or not name.startswith("lgmt") else (suite, task)
+
+
+def _model_of(results: Mapping[str, Any]) -> str:
+    config = results.get("config") or {}
+    model = str(config.get("model", "")) or str(results.get("model_name", ""))
+    args = config.get("model_args")
+    if isinstance(args, str):
+        args = dict(part.split("=", 1) for part in args.split(",") if "=" in part)
+    pretrained = (args or {}).get("pretrained") if isinstance(args, dict) else None
+    return f"{model}/{pretrained}" if pretrained else model
+
+
+def lm_eval_rows(path: str | Path) -> list[dict[str, Any]]:
+    """Leaderboard rows of one lm-eval results JSON: one per task or group of ours in its `results`.
+
+    Raises:
+        ValueError: If the file is not an lm-eval results file (names the file and the missing key).
+    """
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or not isinstance(data.get("results"), dict):
+        raise ValueError(f"{path}: not an lm-eval results file (no 'results' object)")
+    model = _model_of(data)
+    date = _number(data.get("date"))
+    when = datetime.fromtimestamp(date, tz=timezone.utc).isoformat() if date is not None else ""
+    configs = data.get("configs") or {}
+    n_samples = data.get("n-samples") or {}
+    subtasks = data.get("group_subtasks") or {}
+    rows: list[dict[str, Any]] = []
+    for name, values in data["results"].items():
+        found = lm_eval_task(name)
+        if found is None:
+            continue
+        suite, task = found
+        metrics = {key.split(",")[0]: value for key, value in values.items() if key.endswith(",none")}
+        members = subtasks.get(name) or [name]
+        counts = [n_samples[m] for m in members if m in n_samples]
+        metadata = dict((configs.get(members[0]) or {}).get("metadata") or {})
+        metadata.update((configs.get(name) or {}).get("metadata") or {})
+        rows.append({
+            "model": model,
+            "suite": suite,
+            "task": task,
+            "prompting": prompting_of(suite, metadata),
+            "harness": "lm-eval",
+            "harness_task": name,
+            **_metric_cells(suite, metrics),
+            "samples": sum(int(c.get("effective", 0)) for c in counts) if counts else None,
+            "total": sum(int(c.get("original", 0)) for c in counts) if counts else None,
+            "epochs": None,
+            "task_version": str((data.get("versions") or {}).get(name, metadata.get("version", ""))),
+            "package_version": "",
+            "task_args": _json({k: v for k, v in metadata.items() if k != "version"}),
+            "date": when,
+            "log": str(path),
+        })
+    return rows
+
+
+def leaderboard(log_paths: Sequence[str] = (), lm_eval_files: Iterable[str | Path] = ()) -> pd.DataFrame:
+    """The leaderboard frame: Inspect rows, then lm-eval rows, in `LEADERBOARD_COLUMNS`, sorted by run key."""
+    rows = inspect_rows(log_paths)
+    for path in lm_eval_files:
+        rows += lm_eval_rows(path)
+    frame = pd.DataFrame(rows, columns=list(LEADERBOARD_COLUMNS))
+    keys = ["suite", "task", "model", "prompting", "harness", "harness_task", "date"]
+    return frame.sort_values(keys, kind="stable").reset_index(drop=True)
+
+
+def write_leaderboard(frame: pd.DataFrame, out_dir: Path) -> Path:
+    """Write `out_dir/leaderboard.csv` (UTF-8, no index) and return its path."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / LEADERBOARD_CSV
+    frame.to_csv(path, index=False)
+    return path

@@ -1,0 +1,47 @@
+"""The one shape every suite's paper report takes, so `lgmt report --out DIR` can write any suite the same way.
+
+Each suite's report module (`lgmt_tasks/report/<suite>.py`) exposes
+`suite_report(paths: list[str], out_dir: Path | None) -> SuiteReport`: it reads that suite's Inspect logs, returns
+the paper's tables as data frames (named by a file stem such as `table4_per_model`) and writes its PNG plots under
+`out_dir/<suite>/` when one is given (`out_dir` is the report folder of `lgmt report --out`). `write_tables`
+turns the tables into the CSV and Markdown files a reader opens.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+
+@dataclass(frozen=True)
+class SuiteReport:
+    """A suite's tables and plots from a set of logs.
+
+    Attributes:
+        suite: Suite name (`lgmt`, `logicasker`, `divlogiceval`, `qmfol`, `lexical`).
+        tables: File stem -> table (ordered as they should be read); written as `<suite>/<stem>.csv` and `.md`.
+        plots: PNG files already written under the output folder.
+        titles: File stem -> human title (the paper table it reproduces, e.g. "Table 4: MVR per model").
+    """
+
+    suite: str
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    plots: list[Path] = field(default_factory=list)
+    titles: dict[str, str] = field(default_factory=dict)
+
+
+def write_tables(report: SuiteReport, out_dir: Path) -> list[Path]:
+    """Write every table of a report as CSV and Markdown under `out_dir/<suite>/`; return the files written."""
+    folder = Path(out_dir) / report.suite
+    folder.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for stem, table in report.tables.items():
+        csv_path, md_path = folder / f"{stem}.csv", folder / f"{stem}.md"
+        table.to_csv(csv_path, index=False)
+        title = report.titles.get(stem)
+        body = table.to_markdown(index=False, floatfmt=".3f")
+        md_path.write_text((f"## {title}\n\n" if title else "") + body + "\n", encoding="utf-8")
+        written += [csv_path, md_path]
+    return written

@@ -1,0 +1,106 @@
+"""Which suite a log or an lm-eval task belongs to, and each suite's report function, found lazily.
+
+`lgmt report` receives logs of any of our tasks mixed together. It groups them by suite (the task name decides) and
+hands each group to that suite's `suite_report` (in `lgmt_tasks/report/<suite>.py`). Report modules are imported
+only when a suite has logs, and a module without `suite_report` yet is skipped, not an error: the CLI keeps working
+while a suite's paper tables are still being written.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.log import read_eval_log
+
+from lgmt_tasks.report.suite_report import SuiteReport
+
+SUITES: tuple[str, ...] = ("lgmt", "logicasker", "divlogiceval", "qmfol", "lexical")
+"""Every suite, in the order reports list them."""
+
+LGMT_TASKS: tuple[str, ...] = ("lgmt", "mr_e", "mr_e1", "mr_e2", "mr_s", "mr_p", "mr_c")
+"""The Inspect task names of the LGMT suite."""
+
+SUITE_OF_TASK: dict[str, str] = {
+    **dict.fromkeys(LGMT_TASKS, "lgmt"),
+    "logicasker": "logicasker",
+    "divlogiceval": "divlogiceval",
+    "qmfol": "qmfol",
+    "lexical": "lexical",
+}
+"""Inspect task name (without the `lgmt_tasks/` prefix) → suite."""
+
+PROMPTING_ARG: dict[str, str] = {
+    "lgmt": "prompting",
+    "lexical": "prompting",
+    "logicasker": "demonstrations",
+    "divlogiceval": "shots",
+}
+"""The task argument that is a suite's prompting setting (QMFOL has none)."""
+
+PROMPTING_DEFAULT: dict[str, str] = {
+    "lgmt": "zero_shot_cot",
+    "lexical": "zero_shot_cot",
+    "logicasker": "none",
+    "divlogiceval": "0",
+}
+"""Each prompting argument's default, for logs that do not record it."""
+
+SuiteReportFn = Callable[[list[str], "Path | None"], SuiteReport]
+
+
+def task_name(task: str) -> str:
+    """A task name without the registry prefix (`lgmt_tasks/mr_e` → `mr_e`)."""
+    return task.split("/")[-1]
+
+
+def suite_of(task: str) -> str | None:
+    """The suite of an Inspect task name (with or without the `lgmt_tasks/` prefix); None for other tasks."""
+    return SUITE_OF_TASK.get(task_name(task))
+
+
+def prompting_of(suite: str, task_args: dict[str, Any] | None) -> str:
+    """A run's prompting setting as text (`zero_shot`, `weakness`, `3`); empty for suites without one."""
+    arg = PROMPTING_ARG.get(suite)
+    if arg is None:
+        return ""
+    value = (task_args or {}).get(arg)
+    return PROMPTING_DEFAULT[suite] if value is None else str(value)
+
+
+def group_by_suite(paths: Iterable[str]) -> tuple[dict[str, list[str]], list[str]]:
+    """Split log files by suite (reads headers only).
+
+    Returns:
+        Suite → its log files (in the order given; suites in `SUITES` order), and the files of tasks that are
+        not ours (reported, never silently dropped).
+    """
+    by_suite: dict[str, list[str]] = {}
+    foreign: list[str] = []
+    for path in paths:
+        suite = suite_of(read_eval_log(path, header_only=True).eval.task)
+        if suite is None:
+            foreign.append(path)
+        else:
+            by_suite.setdefault(suite, []).append(path)
+    return {s: by_suite[s] for s in SUITES if s in by_suite}, foreign
+
+
+def suite_report_function(suite: str) -> SuiteReportFn | None:
+    """`lgmt_tasks.report.<suite>.suite_report`, or None while that module (or the function) does not exist.
+
+    Raises:
+        ValueError: For a name that is not a suite (lists the suites).
+    """
+    if suite not in SUITES:
+        raise ValueError(f"unknown suite {suite!r}; expected one of {', '.join(SUITES)}")
+    try:
+        module = importlib.import_module(f"lgmt_tasks.report.{suite}")
+    except ModuleNotFoundError as error:
+        if error.name == f"lgmt_tasks.report.{suite}":
+            return None
+        raise
+    function = getattr(module, "suite_report", None)
+    return function if callable(function) else None

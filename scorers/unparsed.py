@@ -1,0 +1,77 @@
+"""The one `unparsed_rate` Inspect metric (and its standard error), shared by every suite's scorer.
+
+Inspect registers a `@metric` under `<package>/<name>`, so a metric called `unparsed_rate` defined in several scorer
+modules of `lgmt_tasks` is registered several times under `lgmt_tasks/unparsed_rate`, and the last import wins
+wherever Inspect resolves the name (re-scoring a log, `grouped`, `eval_retry`). The suites mean the same thing by it,
+the share of samples' answers that the parser could not read, so it is defined once, here, and every scorer module
+(LGMT, lexical, QMFOL, DivLogicEval) lists this one.
+
+What one sample contributes, by the keys its dict score has:
+
+- `parsed` (LGMT and lexical groups, QMFOL tasks): 1 − parsed, i.e. 1 when some answer of the sample did not parse
+  (`pairwise.unparsed_rate`, `qmfol_metrics.unparsed_rate`);
+- `unparsed` (DivLogicEval instances): the share of its four rotations' answers that did not parse
+  (`divlogiceval_metrics`' `unparsed_rate`).
+
+The rate is the mean over samples (after Inspect's epoch reduction, the mean over sample-epochs), computed by
+`pairwise.ratio_of_sums` with a denominator of one per sample, as the pure functions above do; its standard error is
+the usual standard error of a mean.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from inspect_ai.scorer import Metric, SampleScore, metric
+
+from lgmt_tasks.scorers.pairwise import Rate, ratio_of_sums
+
+
+def unparsed_share(value: object, sample_id: object) -> float:
+    """What one sample's score contributes to the unparsed rate (see the module docstring).
+
+    Args:
+        value: The sample's score value (a flat dict for every suite of this package).
+        sample_id: The sample's id, for the error message.
+
+    Raises:
+        ValueError: Naming the sample, if the score is not a dict with exactly one of a numeric `parsed` or
+            `unparsed`.
+    """
+    if isinstance(value, Mapping):
+        has_parsed = isinstance(value.get("parsed"), int | float)
+        has_unparsed = isinstance(value.get("unparsed"), int | float)
+        if has_unparsed and not has_parsed:
+            return float(value["unparsed"])
+        if has_parsed and not has_unparsed:
+            return 1.0 - float(value["parsed"])
+    raise ValueError(
+        f"Sample {sample_id}: unparsed_rate needs a dict score with a numeric 'parsed' (LGMT, lexical, QMFOL) or "
+        f"'unparsed' (DivLogicEval), not both; got {value!r:.200}"
+    )
+
+
+def unparsed_rate_of(scores: Sequence[SampleScore]) -> Rate:
+    """The unparsed rate of a set of scores: the mean of `unparsed_share` over samples; NaN for no samples."""
+    shares = [unparsed_share(sample_score.score.value, sample_score.sample_id) for sample_score in scores]
+    return ratio_of_sums(shares, [1.0] * len(shares))
+
+
+@metric
+def unparsed_rate() -> Metric:
+    """Compute the share of samples' answers that the parser could not read (see the module docstring)."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        return unparsed_rate_of(scores).value
+
+    return compute
+
+
+@metric
+def unparsed_rate_stderr() -> Metric:
+    """Compute the standard error of `unparsed_rate` (the standard error of a mean over samples)."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        return unparsed_rate_of(scores).stderr
+
+    return compute
