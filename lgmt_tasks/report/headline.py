@@ -52,7 +52,7 @@ def metrics_row(log: EvalLog) -> dict[str, object]:
     row: dict[str, object] = {
         "task": log.eval.task.removeprefix("lgmt_tasks/"),
         "model": log.eval.model,
-        "prompting": (log.eval.task_args or {}).get("prompting"),
+        "prompting": _prompting(log),
         "task_version": log.eval.task_version,
         "status": log.status,
         "samples": log.results.completed_samples if log.results else 0,
@@ -61,6 +61,14 @@ def metrics_row(log: EvalLog) -> dict[str, object]:
     }
     row.update(log_metrics(log))
     return row
+
+
+def _prompting(log: EvalLog) -> str:
+    """The run's prompting setting as the leaderboard names it (empty for suites without one)."""
+    from lgmt_tasks.report.suites import prompting_of, suite_of
+
+    suite = suite_of(log.eval.task)
+    return prompting_of(suite, log.eval.task_args) if suite else str((log.eval.task_args or {}).get("prompting", ""))
 
 
 def headline_table(paths: Iterable[str | Path], latest: bool = False) -> pd.DataFrame:
@@ -76,11 +84,24 @@ def _pm(value: object, stderr: object) -> str:
     return f"{value:.3f}"
 
 
+def headline_metrics(tasks: Iterable[str]) -> list[str]:
+    """The headline metric names of the suites these tasks belong to, in suite order (LGMT's rates first)."""
+    from lgmt_tasks.report.leaderboard import SUITE_METRICS
+    from lgmt_tasks.report.suites import SUITES, suite_of
+
+    present = {suite_of(t) for t in tasks}
+    names: list[str] = []
+    for suite in SUITES:
+        if suite in present:
+            names += [m for m in SUITE_METRICS[suite].values() if not m.endswith("_stderr") and m not in names]
+    return names or list(HEADLINE_RATES)
+
+
 def display_table(table: pd.DataFrame) -> pd.DataFrame:
-    """The headline rates as `value ± stderr` strings, one row per log."""
+    """Each log's headline metrics (its suite's, as on the leaderboard) as `value ± stderr` strings, one row per log."""
     keep = ["task", "model", "prompting", "samples", "total"]
     out = table[[c for c in keep if c in table]].copy()
-    for rate in HEADLINE_RATES:
+    for rate in headline_metrics(table["task"] if "task" in table else []):
         if rate in table:
             out[rate] = [_pm(v, s) for v, s in zip(table[rate], table.get(f"{rate}_stderr", [None] * len(table)))]
     return out
