@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import z3
+from bench_prover import DATASETS, percentile  # the same problems and percentile as the Z3-only benchmark
 
 from lgmt_tasks.logic.eprover import EPROVER_FLAGS, eprover_entailment, eprover_version
 from lgmt_tasks.logic.parse import parse
@@ -38,22 +39,6 @@ from lgmt_tasks.sources.common import SourceRecordError, iter_problems, parse_pr
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
 OUT = ROOT / "benchmarks" / "results" / "z3_vs_eprover.json"
-
-DATASETS: list[tuple[str, str, str]] = [
-    ("FOLIO v2 validation", "folio", "folio/folio_v2_validation.jsonl"),
-    ("FOLIO v0 validation", "folio", "folio/folio_v0_validation.jsonl"),
-    ("ProverQA dev easy", "proverqa", "proverqa/proverqa_dev_easy.jsonl"),
-    ("ProverQA dev medium", "proverqa", "proverqa/proverqa_dev_medium.jsonl"),
-    ("ProverQA dev hard", "proverqa", "proverqa/proverqa_dev_hard.jsonl"),
-]
-
-
-def percentile(values: list[float], q: float) -> float:
-    """Nearest-rank percentile (q in 0..100) of a non-empty list."""
-    ordered = sorted(values)
-    rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
-    return ordered[rank - 1]
-
 
 def outcome_text(outcome: Label | Undecided | Contradictory) -> str:
     """A label as its value; the other outcomes by kind (an undecided one with its reason)."""

@@ -44,7 +44,7 @@ import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from lgmt_tasks.logic.prover import Contradictory, Label, Undecided
+from lgmt_tasks.logic.prover import Contradictory, Label, Undecided, label_from_checks
 from lgmt_tasks.logic.syntax import Formula, Iff, Not, free_vars
 from lgmt_tasks.logic.tptp import to_tptp_open, tptp_problem
 
@@ -298,25 +298,13 @@ def eprover_entailment(
     for_not_q = _check(premises, Not(conclusion), "premises ⊢ ¬conclusion", timeout_s)
     if for_not_q == _AXIOMS_UNSAT:
         return Contradictory()
-    if for_q == _PROVED and for_not_q == _PROVED:
-        return Contradictory()
-    if for_q == _PROVED and for_not_q == _NOT_PROVED:
-        return Label.TRUE
-    if for_q == _NOT_PROVED and for_not_q == _PROVED:
-        return Label.FALSE
-    if for_q == _NOT_PROVED and for_not_q == _NOT_PROVED:
-        return Label.UNKNOWN
-    if _PROVED in (for_q, for_not_q):
-        # One side proven, the other undecided: a label if Γ is satisfiable, Contradictory if not.
-        alone = _check(premises, None, "premises", timeout_s)
-        if isinstance(alone, Undecided):
-            return alone
-        if alone == _PROVED:
-            return Contradictory()
-        return Label.TRUE if for_q == _PROVED else Label.FALSE
-    undecided = for_q if isinstance(for_q, Undecided) else for_not_q
-    assert isinstance(undecided, Undecided)
-    return undecided
+
+    def proven(outcome: str | Undecided) -> bool | Undecided:
+        return outcome if isinstance(outcome, Undecided) else outcome == _PROVED
+
+    return label_from_checks(
+        proven(for_q), proven(for_not_q), lambda: proven(_check(premises, None, "premises", timeout_s))
+    )
 
 
 def eprover_entails(

@@ -42,12 +42,13 @@ heuristics depend on internal term ids, which a shared context would carry over 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
 import z3
 
+from lgmt_tasks.logic.malloc_tuning import tune_malloc_for_z3
 from lgmt_tasks.logic.syntax import (
     And,
     Atom,
@@ -66,6 +67,8 @@ from lgmt_tasks.logic.syntax import (
     Xor,
     free_vars,
 )
+
+tune_malloc_for_z3()  # every query makes and frees a Z3 context: keep that memory for the next one
 
 __all__ = [
     "DEFAULT_RLIMIT",
@@ -315,24 +318,43 @@ def entailment(
     with_not_q = session.check("premises ∧ ¬conclusion", z3.Not(q, session.ctx))
     with_q = session.check("premises ∧ conclusion", q)
 
-    if with_not_q == _UNSAT and with_q == _UNSAT:
+    def proven(outcome: str | Undecided) -> bool | Undecided:  # "premises ∧ ¬x is unsat" means Γ ⊨ x
+        return outcome if isinstance(outcome, Undecided) else outcome == _UNSAT
+
+    return label_from_checks(proven(with_not_q), proven(with_q), lambda: proven(session.check("premises")))
+
+
+def label_from_checks(
+    entails_q: bool | Undecided,
+    entails_not_q: bool | Undecided,
+    premises_unsatisfiable: Callable[[], bool | Undecided],
+) -> Label | Undecided | Contradictory:
+    """The three-valued label from the two one-sided checks Γ ⊨ q and Γ ⊨ ¬q, whichever prover made them.
+
+    Both Z3 and E decide a label this way, so the case analysis lives here once. When exactly one side is proven
+    and the other undecided, the label still follows if Γ is satisfiable, so `premises_unsatisfiable` is asked
+    (lazily: it costs a third prover call) whether Γ alone is contradictory.
+
+    Returns:
+        `Contradictory` if Γ entails both, TRUE/FALSE/UNKNOWN when decided, else the first `Undecided`.
+    """
+    if entails_q is True and entails_not_q is True:
         return Contradictory()
-    if with_not_q == _UNSAT and with_q == _SAT:
+    if entails_q is True and entails_not_q is False:
         return Label.TRUE
-    if with_not_q == _SAT and with_q == _UNSAT:
+    if entails_q is False and entails_not_q is True:
         return Label.FALSE
-    if with_not_q == _SAT and with_q == _SAT:
+    if entails_q is False and entails_not_q is False:
         return Label.UNKNOWN
-    if _UNSAT in (with_not_q, with_q):
-        # One side refuted, the other undecided: TRUE/FALSE if Γ is satisfiable, Contradictory if not.
-        alone = session.check("premises")
+    if entails_q is True or entails_not_q is True:
+        alone = premises_unsatisfiable()
         if isinstance(alone, Undecided):
             return alone
-        if alone == _UNSAT:
+        if alone is True:
             return Contradictory()
-        return Label.TRUE if with_not_q == _UNSAT else Label.FALSE
-    # Either one side sat and the other undecided (TRUE/FALSE vs UNKNOWN), or both undecided.
-    undecided = with_q if isinstance(with_q, Undecided) else with_not_q
+        return Label.TRUE if entails_q is True else Label.FALSE
+    # Either one side refuted and the other undecided (TRUE/FALSE vs UNKNOWN), or both undecided.
+    undecided = entails_q if isinstance(entails_q, Undecided) else entails_not_q
     assert isinstance(undecided, Undecided)
     return undecided
 

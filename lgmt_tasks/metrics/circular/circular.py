@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import datasets
 import evaluate
 
+from lgmt_tasks.metrics.info import INDEX, ROTATIONS, module_info
 from lgmt_tasks.scorers.divlogiceval_metrics import UNPARSED, accuracy, circular, mean
 
 _CITATION = """@inproceedings{chung2025divlogiceval,
@@ -46,18 +46,11 @@ class Circular(evaluate.Metric):
     """Circular accuracy over circular rotations (DivLogicEval §2.2), with the original-order accuracy."""
 
     def _info(self) -> evaluate.MetricInfo:
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=datasets.Features(
-                {
-                    "predictions": datasets.Sequence(datasets.Value("int32")),
-                    "references": datasets.Value("int32"),
-                }
-            ),
-            reference_urls=["https://pypi.org/project/lgmt-tasks/"],
-        )
+        columns = {
+            "predictions": ROTATIONS,
+            "references": INDEX,
+        }
+        return module_info(_DESCRIPTION, _CITATION, _KWARGS_DESCRIPTION, columns)
 
     def _compute(self, predictions: list[list[int]], references: list[int], alpha: float = 1.0) -> dict[str, Any]:
         rows = [

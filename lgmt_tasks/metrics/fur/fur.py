@@ -1,24 +1,15 @@
 """FUR, the false unreported rate (LGMT, Zhou et al., 2026, §4.5.4), as a Hugging Face `evaluate` metric.
 
-The arithmetic is `lgmt_tasks.scorers.pairwise` (`group_outcome`, `fur`, `unparsed_rate`), the functions the
-Inspect scorer and the lm-eval aggregation use; this module only adapts its inputs and outputs to `evaluate`.
+The arithmetic is `lgmt_tasks.scorers.pairwise.fur`, the function the Inspect scorer and the lm-eval aggregation
+use; the adapter shared by LGMT's five rates is `lgmt_tasks.metrics.pairwise_rates`.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-import datasets
 import evaluate
 
-from lgmt_tasks.metrics.inputs import group_outcomes
-from lgmt_tasks.scorers.pairwise import fur, unparsed_rate
-
-_CITATION = """@article{zhou2026lgmt,
-  title   = {LGMT: Logic-Grounded Metamorphic Testing for Evaluating the Reasoning Reliability of LLMs},
-  author  = {Zhou, Zenghui and Li, Man and Fang, Xiaoke and Zhou, Xinyi and Li, Weibin and Zheng, Zheng},
-  year    = {2026}
-}"""
+from lgmt_tasks.metrics import pairwise_rates as base
+from lgmt_tasks.scorers.pairwise import fur
 
 _DESCRIPTION = """FUR (LGMT §4.5.4) is the share of metamorphic groups answered consistently but wrongly: no
 violation (every follow-up answer equals the source answer) and a wrong source answer. These are errors a consistency
@@ -26,52 +17,16 @@ oracle cannot see, the blind spot of metamorphic testing. The denominator is the
 groups with an unparsed answer are counted by `unparsed_rate` instead. MVR + Acc_cons + FUR = 1 whenever a group
 parsed."""
 
-_KWARGS_DESCRIPTION = """
-Args:
-    predictions: per group, the parsed answer to the source case (`True`, `False`, `Unknown`), or the string
-        `unparsed` for an answer the parser could not read.
-    followup_predictions: per group, the list of parsed answers to its follow-up cases (at least one), same values.
-    references: per group, the gold label of the source case (proven to be every follow-up's label too).
-    labels: the allowed answer labels (default `["True", "False", "Unknown"]`).
-Returns:
-    fur: groups without violation and with a wrong source / parsed groups (NaN when no group parsed).
-    fur_stderr: its delta-method standard error over groups (NaN for fewer than two groups).
-    unparsed_rate: groups with an unparsed answer / all groups.
-Examples:
-    >>> fur = evaluate.load("path/to/lgmt_tasks/metrics/fur")
-    >>> fur.compute(predictions=["True", "True", "False", "Unknown", "unparsed"],
-    ...     followup_predictions=[["True"], ["False"], ["False"], ["Unknown", "Unknown"], ["True"]],
-    ...     references=["True", "True", "True", "False", "True"])["fur"]
-    0.5
-"""
+_KWARGS_DESCRIPTION = base.kwargs_description(
+    "fur", "groups without violation and with a wrong source / parsed groups", "0.5"
+)
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class FUR(evaluate.Metric):
+class FUR(base.PairwiseRate):
     """The false unreported rate of LGMT (§4.5.4)."""
 
-    def _info(self) -> evaluate.MetricInfo:
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=datasets.Features(
-                {
-                    "predictions": datasets.Value("string"),
-                    "followup_predictions": datasets.Sequence(datasets.Value("string")),
-                    "references": datasets.Value("string"),
-                }
-            ),
-            reference_urls=["https://pypi.org/project/lgmt-tasks/"],
-        )
-
-    def _compute(
-        self,
-        predictions: list[str],
-        followup_predictions: list[list[str]],
-        references: list[str],
-        labels: list[str] | None = None,
-    ) -> dict[str, Any]:
-        outcomes = group_outcomes(predictions, followup_predictions, references, labels)
-        rate = fur(outcomes)
-        return {"fur": rate.value, "fur_stderr": rate.stderr, "unparsed_rate": unparsed_rate(outcomes).value}
+    rate_name = "fur"
+    rate_description = _DESCRIPTION
+    rate_inputs = _KWARGS_DESCRIPTION
+    rate_function = staticmethod(fur)

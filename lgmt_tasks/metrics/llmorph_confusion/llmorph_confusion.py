@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import datasets
 import evaluate
 
+from lgmt_tasks.metrics.info import STRING, module_info
 from lgmt_tasks.metrics.inputs import check_labels, read_answers, read_golds
 from lgmt_tasks.scorers.lexical_metrics import confusion_matrix, label_violation, lexical_outcome
 from lgmt_tasks.scorers.pairwise import mvr, unparsed_rate
@@ -64,20 +64,13 @@ class LLMorphConfusion(evaluate.Metric):
     """LLMorph's confusion matrix (Table VIII) of label-output lexical groups, with MVR and the unparsed rate."""
 
     def _info(self) -> evaluate.MetricInfo:
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=datasets.Features(
-                {
-                    "predictions": datasets.Value("string"),
-                    "followup_predictions": datasets.Value("string"),
-                    "references": datasets.Value("string"),
-                    "expected_relations": datasets.Value("string"),
-                }
-            ),
-            reference_urls=["https://pypi.org/project/lgmt-tasks/"],
-        )
+        columns = {
+            "predictions": STRING,
+            "followup_predictions": STRING,
+            "references": STRING,
+            "expected_relations": STRING,
+        }
+        return module_info(_DESCRIPTION, _CITATION, _KWARGS_DESCRIPTION, columns)
 
     def _compute(
         self,

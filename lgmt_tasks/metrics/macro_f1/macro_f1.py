@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import datasets
 import evaluate
 
+from lgmt_tasks.metrics.info import STRING, module_info
 from lgmt_tasks.metrics.inputs import read_answers, read_golds
 from lgmt_tasks.scorers.qmfol_metrics import LABELS, accuracy, f1_scores, sample_outcome, unparsed_rate
 
@@ -53,15 +53,7 @@ class MacroF1(evaluate.Metric):
     """Macro-F1 and label-wise F1 of QMFOL (§4), with accuracy and the unparsed rate."""
 
     def _info(self) -> evaluate.MetricInfo:
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=datasets.Features(
-                {"predictions": datasets.Value("string"), "references": datasets.Value("string")}
-            ),
-            reference_urls=["https://pypi.org/project/lgmt-tasks/"],
-        )
+        return module_info(_DESCRIPTION, _CITATION, _KWARGS_DESCRIPTION, {"predictions": STRING, "references": STRING})
 
     def _compute(self, predictions: list[str], references: list[str]) -> dict[str, Any]:
         answers = read_answers(predictions, "predictions", LABELS)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import datasets
 import evaluate
 
+from lgmt_tasks.metrics.info import STRING, module_info
 from lgmt_tasks.metrics.inputs import read_answers, read_golds
 from lgmt_tasks.scorers.answers import YES_NO_LABELS
 from lgmt_tasks.scorers.logicasker_metrics import summarize, yes_no_outcome
@@ -51,15 +51,7 @@ class ResponseAccuracy(evaluate.Metric):
     """Response accuracy of LogicAsker (§3.3), with the instruction-following rate."""
 
     def _info(self) -> evaluate.MetricInfo:
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=datasets.Features(
-                {"predictions": datasets.Value("string"), "references": datasets.Value("string")}
-            ),
-            reference_urls=["https://pypi.org/project/lgmt-tasks/"],
-        )
+        return module_info(_DESCRIPTION, _CITATION, _KWARGS_DESCRIPTION, {"predictions": STRING, "references": STRING})
 
     def _compute(self, predictions: list[str], references: list[str]) -> dict[str, Any]:
         answers = read_answers(predictions, "predictions", YES_NO_LABELS)
