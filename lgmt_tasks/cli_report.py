@@ -98,13 +98,6 @@ def report(logs: tuple[str, ...], latest: bool, out: str | None, lm_eval_results
         folder.mkdir(parents=True, exist_ok=True)
         table.to_csv(folder / "headline.csv", index=False)
         (folder / "headline.md").write_text(display_table(table).to_markdown(index=False) + "\n", encoding="utf-8")
-        from lgmt_tasks.report.suites import suite_report_function
-
-        if suite_report_function("qmfol") is None:  # until QMFOL's suite report draws them under DIR/qmfol/
-            from lgmt_tasks.report.qmfol import qmfol_heatmaps
-
-            for png in qmfol_heatmaps(paths, folder):  # QMFOL logs only: depth × width accuracy, time, tokens
-                click.echo(f"heatmap: {png}")
         _write_report(paths, lm_eval_results, folder)
 
 
@@ -114,8 +107,6 @@ def _write_report(paths: list[str], lm_eval_results: tuple[str, ...], folder: Pa
     written = write_report(paths, list(lm_eval_results), folder)
     for suite, files in written.files.items():
         click.echo(f"{suite}: {len(files)} files in {folder / suite}")
-    for suite in written.pending:
-        click.echo(f"{suite}: no paper tables yet (leaderboard rows only)")
     if written.foreign:
         click.echo(f"skipped, not our tasks: {', '.join(written.foreign)}", err=True)
     click.echo(f"leaderboard: {written.leaderboard}\nindex: {written.index}")

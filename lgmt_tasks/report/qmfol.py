@@ -19,7 +19,6 @@ gives the paper's Tables 2, 3, 5 and 6 and Figures 4 and 5 as tables (with the h
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ from inspect_ai.log import EvalLog, read_eval_log
 
 from lgmt_tasks.report.headline import log_paths as expand_log_paths
 from lgmt_tasks.report.suite_report import SuiteReport
+from lgmt_tasks.report.suite_tools import save_png, slug
 from lgmt_tasks.scorers.qmfol_metrics import OUTCOME_KEYS
 
 SCORER = "qmfol_scorer"
@@ -155,16 +155,13 @@ def depth_width_table(samples: pd.DataFrame) -> pd.DataFrame:
     return table[[*keys, "accuracy", "time", "tokens", "samples"]]
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "model"
-
-
 def qmfol_heatmaps(log_paths: Iterable[str | Path], out_dir: str | Path) -> list[Path]:
     """Draw Figure 4 of the paper from Inspect logs: accuracy, time and tokens over depth × width, one PNG per log.
 
     Args:
         log_paths: QMFOL log files or folders (other tasks' logs are skipped).
-        out_dir: Folder for the images (created), and for `qmfol_depth_width.csv` with the numbers drawn.
+        out_dir: Folder for the images (created). The numbers drawn are `depth_width_table`'s (`lgmt report --out`
+            writes them as `figure4_depth_width.csv`).
 
     Returns:
         The image paths (`qmfol_<model>_<log>.png`), in log order; empty if no QMFOL sample was found.
@@ -179,7 +176,6 @@ def qmfol_heatmaps(log_paths: Iterable[str | Path], out_dir: str | Path) -> list
     out.mkdir(parents=True, exist_ok=True)
     if table.empty:
         return []
-    table.to_csv(out / "qmfol_depth_width.csv", index=False)
     written: list[Path] = []
     for (log, model), part in table.groupby(["log", "model"], sort=False):
         fig, axes = plt.subplots(1, len(PANELS), figsize=(4.2 * len(PANELS), 3.8))
@@ -205,10 +201,7 @@ def qmfol_heatmaps(log_paths: Iterable[str | Path], out_dir: str | Path) -> list
             fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
         fig.suptitle(f"QMFOL: {model}")
         fig.tight_layout()
-        path = out / f"qmfol_{_slug(str(model))}_{_slug(Path(str(log)).stem)}.png"
-        fig.savefig(path, dpi=120)
-        plt.close(fig)
-        written.append(path)
+        written.append(save_png(fig, out / f"qmfol_{slug(str(model))}_{slug(Path(str(log)).stem)}.png"))
     return written
 
 

@@ -1,9 +1,8 @@
 """Which suite a log or an lm-eval task belongs to, and each suite's report function, found lazily.
 
 `lgmt report` receives logs of any of our tasks mixed together. It groups them by suite (the task name decides) and
-hands each group to that suite's `suite_report` (in `lgmt_tasks/report/<suite>.py`). Report modules are imported
-only when a suite has logs, and a module without `suite_report` yet is skipped, not an error: the CLI keeps working
-while a suite's paper tables are still being written.
+hands each group to that suite's `suite_report` (in `lgmt_tasks/report/<suite>.py`), imported only when a suite has
+logs.
 """
 
 from __future__ import annotations
@@ -88,19 +87,13 @@ def group_by_suite(paths: Iterable[str]) -> tuple[dict[str, list[str]], list[str
     return {s: by_suite[s] for s in SUITES if s in by_suite}, foreign
 
 
-def suite_report_function(suite: str) -> SuiteReportFn | None:
-    """`lgmt_tasks.report.<suite>.suite_report`, or None while that module (or the function) does not exist.
+def suite_report_function(suite: str) -> SuiteReportFn:
+    """`lgmt_tasks.report.<suite>.suite_report`, imported only when that suite has logs (keeps the CLI light).
 
     Raises:
         ValueError: For a name that is not a suite (lists the suites).
     """
     if suite not in SUITES:
         raise ValueError(f"unknown suite {suite!r}; expected one of {', '.join(SUITES)}")
-    try:
-        module = importlib.import_module(f"lgmt_tasks.report.{suite}")
-    except ModuleNotFoundError as error:
-        if error.name == f"lgmt_tasks.report.{suite}":
-            return None
-        raise
-    function = getattr(module, "suite_report", None)
-    return function if callable(function) else None
+    function: SuiteReportFn = importlib.import_module(f"lgmt_tasks.report.{suite}").suite_report
+    return function

@@ -30,8 +30,6 @@ class ReportFiles:
         leaderboard: The `leaderboard.csv` path.
         reports: The suites' reports, in suite order.
         files: Every table and plot written, by suite.
-        pending: Suites with logs whose report module has no `suite_report` yet (their logs still reach the
-            leaderboard).
         foreign: Logs of tasks that are not ours (skipped).
     """
 
@@ -39,7 +37,6 @@ class ReportFiles:
     leaderboard: Path
     reports: list[SuiteReport] = field(default_factory=list)
     files: dict[str, list[Path]] = field(default_factory=dict)
-    pending: list[str] = field(default_factory=list)
     foreign: list[str] = field(default_factory=list)
 
 
@@ -60,9 +57,6 @@ def write_report(log_paths: Sequence[str], lm_eval_files: Sequence[str], out_dir
     written = ReportFiles(index=out_dir / INDEX, leaderboard=write_leaderboard(board, out_dir), foreign=foreign)
     for suite, paths in by_suite.items():
         function = suite_report_function(suite)
-        if function is None:
-            written.pending.append(suite)
-            continue
         # The lexical report puts its relations side by side with LGMT's when it is given an LGMT log too.
         extra = by_suite.get("lgmt", []) if suite == "lexical" else []
         report = function([*paths, *extra], out_dir)
@@ -102,8 +96,6 @@ def index_markdown(
         for plot in report.plots:
             relative = plot.resolve().relative_to(root.resolve()).as_posix()
             lines += ["", f"![{plot.stem}]({relative})"]
-    for suite in written.pending:
-        lines += ["", f"## {suite}", "", "Paper tables for this suite are not available yet; see the leaderboard."]
     return "\n".join(lines) + "\n"
 
 
