@@ -46,12 +46,13 @@ test: $(STAMP) eprover
 
 lint: $(STAMP)
 	$(BIN)/ruff check lgmt_tasks solvers scorers task_configs tests benchmarks
+	$(BIN)/ruff format --check lgmt_tasks solvers scorers task_configs tests benchmarks
 	$(BIN)/mypy
 
 # The committed default builds (datasets/<suite>); tests/hub/test_published_repos.py rebuilds and compares them.
 # Rebuild them after any change to a builder or card (the output does not depend on --num-proc).
 datasets: $(STAMP)
-	for suite in lgmt logicasker divlogiceval qmfol lexical; do \
+	for suite in $$($(BIN)/lgmt suites --names); do \
 	  HF_HUB_OFFLINE=1 $(BIN)/lgmt build $$suite --num-proc 2 --out datasets/$$suite || exit 1; \
 	done
 

@@ -64,7 +64,7 @@ def scripted_model() -> Model:
 
 def groups_of_mr_e(groups: int) -> tuple[Task, list[Sample]]:
     """The `mr_e` task (built once, or read from the build cache) and its first `groups` samples."""
-    from lgmt_tasks.tasks.lgmt import mr_e
+    from lgmt_tasks.lgmt.task import mr_e
 
     ours = mr_e(per_mr=max(1, -(-groups // 10)), seed=0)  # mr_e has 10 relations; rows are mixed by a seeded order
     samples = list(ours.dataset)[:groups]

@@ -35,13 +35,14 @@ import z3
 from cpu_meter import CpuMeter  # benchmarks/ is on sys.path when this script runs
 
 from lgmt_tasks import __version__
-from lgmt_tasks.builders.lgmt import LgmtBuild, LgmtConfig, build_lgmt, prove_sources
 from lgmt_tasks.builders.parallel import process_pool, start_method
 from lgmt_tasks.builders.stats import BuildStats
-from lgmt_tasks.relations import RELATIONS
-from lgmt_tasks.relations.survey import applicability
+from lgmt_tasks.lgmt.build import LgmtBuild, LgmtConfig, build_lgmt
+from lgmt_tasks.lgmt.relations import RELATIONS
+from lgmt_tasks.lgmt.relations.survey import applicability
 from lgmt_tasks.sources.common import load_source
 from lgmt_tasks.sources.generated import generate_cases
+from lgmt_tasks.sources.pipeline import prove_sources
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"

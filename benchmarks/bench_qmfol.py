@@ -41,8 +41,8 @@ from cpu_meter import CpuMeter  # benchmarks/ is on sys.path when this script ru
 
 from lgmt_tasks import __version__
 from lgmt_tasks.builders.parallel import process_pool, start_method
-from lgmt_tasks.builders.qmfol import QmfolBuild, QmfolConfig, build_qmfol, check_task, template_english
 from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
+from lgmt_tasks.qmfol.build import QmfolBuild, QmfolConfig, build_qmfol, check_task, template_english
 from lgmt_tasks.qmfol.construction import LABELS, make_logic_task
 from lgmt_tasks.qmfol.english import TOPICS
 

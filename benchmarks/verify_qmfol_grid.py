@@ -1,7 +1,7 @@
 """Verify the full default QMFOL grid (2,880 tasks): every quality bar of the issue, on every row.
 
 Builds the paper's grid (or reads a built folder with `--dataset`), then re-checks every row from its columns
-(`lgmt_tasks.builders.qmfol_verify`): the paper's id, depth and width measured from the rules, minimal rules, every
+(`lgmt_tasks.qmfol.proofs`): the paper's id, depth and width measured from the rules, minimal rules, every
 label re-proven by Z3 with and without distractors (the distractor property, consistency included), template
 English read back to its formulas, and over the grid: completeness, unique ids, balanced labels. Too slow for the
 test suite (which checks a seeded sub-grid the same way); run it once per change of the construction:
@@ -21,9 +21,9 @@ import sys
 import time
 from pathlib import Path
 
-from lgmt_tasks.builders.qmfol import QmfolConfig, build_qmfol
-from lgmt_tasks.builders.qmfol_verify import grid_problems, verify_rows
 from lgmt_tasks.hub.repo import load_dataset_repo
+from lgmt_tasks.qmfol.build import QmfolConfig, build_qmfol
+from lgmt_tasks.qmfol.proofs import grid_problems, verify_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "benchmarks" / "results" / "qmfol_grid_verification.json"

@@ -38,12 +38,12 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
+from lgmt_tasks.vocabulary import OPTION_LETTERS, TRUTH_LABELS, YES_NO_LABELS
+
 How = Literal["strict", "lenient", "unparsed"]
 
-TRUTH_LABELS: tuple[str, str, str] = ("True", "False", "Unknown")
 TRUTH_ALIASES: Mapping[str, str] = MappingProxyType({"Uncertain": "Unknown"})  # read-only: a default argument
-YES_NO_LABELS: tuple[str, str] = ("yes", "no")
-CHOICE_LETTERS: str = "ABCD"
+CHOICE_LETTERS: str = OPTION_LETTERS
 
 
 # A word keeps inner hyphens and apostrophes, so that `yes-men`, `don't` and `Unknowns` are single tokens that are

@@ -42,7 +42,7 @@ from lgmt_tasks.scorers.divlogiceval_metrics import (
     to_original,
 )
 from lgmt_tasks.scorers.unparsed import unparsed_rate, unparsed_rate_stderr  # shared by every suite
-from lgmt_tasks.solvers.group import RESPONSES_KEY
+from lgmt_tasks.vocabulary import RESPONSES_KEY
 
 # ---------------------------------------------------------------------------------------------------- reading
 

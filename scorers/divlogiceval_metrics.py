@@ -33,8 +33,7 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-ROTATIONS = 4
-"""Options per instance, and so rotations per instance."""
+from lgmt_tasks.divlogiceval.rotation import ROTATIONS, rotation_order, to_original, to_position  # noqa: F401
 
 UNPARSED = -1
 """The prediction of an answer that could not be read."""
@@ -44,21 +43,6 @@ OUTCOME_KEYS: tuple[str, ...] = ("acc", "circular", "partial_circular", "rotatio
 
 METRIC_NAMES: tuple[str, ...] = ("acc", "circular", "partial_circular", "rotation_acc", "unparsed_rate")
 """The metrics over instances, under the names they have in logs (`unparsed_rate` is the mean of `unparsed`)."""
-
-
-def rotation_order(rotation: int, size: int = ROTATIONS) -> list[int]:
-    """The original option indices shown at positions 0..size−1 in a rotation (rotation 0 is the original order)."""
-    return [(rotation + k) % size for k in range(size)]
-
-
-def to_original(position: int, rotation: int, size: int = ROTATIONS) -> int:
-    """The original index of the option at `position` in `rotation`."""
-    return (rotation + position) % size
-
-
-def to_position(original: int, rotation: int, size: int = ROTATIONS) -> int:
-    """The position of original option `original` in `rotation` (the gold letter of a rotation)."""
-    return (original - rotation) % size
 
 
 def _check(predictions: Sequence[int], gold: int) -> None:

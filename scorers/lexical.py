@@ -16,7 +16,7 @@ What appears in the log's results, by name:
   `mvr_conclusion`, `mvr_both`, `mvr_none` for MR-49).
 
 Epochs: Inspect's default mean reducer keeps every rate exact (ratios of sums, as for LGMT). The per-group count of
-violating epochs (LLMorph's flakiness analysis) is read from the log by `lgmt_tasks.report.lexical`.
+violating epochs (LLMorph's flakiness analysis) is read from the log by `lgmt_tasks.lexical.report`.
 """
 
 from __future__ import annotations
@@ -43,8 +43,7 @@ from lgmt_tasks.scorers.lexical_metrics import (
 from lgmt_tasks.scorers.lexical_metrics import discarded_rate as discarded_rate_of
 from lgmt_tasks.scorers.lgmt import RATE_METRICS, STDERR_METRICS, breakdown
 from lgmt_tasks.scorers.pairwise import RATE_NAMES, Outcome
-from lgmt_tasks.solvers.group import RESPONSES_KEY
-from lgmt_tasks.solvers.lexical import TRANSFORM_KEY
+from lgmt_tasks.vocabulary import RESPONSES_KEY, TRANSFORM_KEY
 
 OUTPUTS: tuple[str, ...] = ("label", "text")
 """How outputs are compared: parsed labels, or the completions' text by embedding similarity."""

@@ -28,9 +28,8 @@ from inspect_ai.solver import TaskState
 from lgmt_tasks.scorers.answers import TRUTH_LABELS, ParsedAnswer, parse_label
 from lgmt_tasks.scorers.pairwise import OUTCOME_KEYS, RATE_NAMES, RATES, Outcome, Rate, group_outcome
 from lgmt_tasks.scorers.unparsed import unparsed_rate, unparsed_rate_stderr  # shared by every suite
-from lgmt_tasks.solvers.group import RESPONSES_KEY
+from lgmt_tasks.vocabulary import RESPONSES_KEY, UNPARSED
 
-UNPARSED = "unparsed"
 """`Score.answer` when the source answer could not be parsed."""
 
 

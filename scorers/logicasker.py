@@ -32,8 +32,8 @@ from lgmt_tasks.scorers.logicasker_metrics import (
     yes_no_outcome,
 )
 from lgmt_tasks.scorers.pairwise import Rate
+from lgmt_tasks.vocabulary import UNPARSED
 
-UNPARSED = "unparsed"
 """`Score.answer` when the reply did not follow the instruction."""
 
 BREAKDOWNS: dict[str, str] = {

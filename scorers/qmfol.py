@@ -14,7 +14,7 @@ What appears in the log's results (`log.results.scores[0].metrics`):
   `accuracy_<Topic>` (Table 6), `accuracy_<Label>` (per gold label); and `unparsed_rate_<Label>`.
 
 Time and tokens per sample (Figure 4's overheads) are not metrics: Inspect records them per sample, and
-`lgmt_tasks.report.qmfol` reads them from the log.
+`lgmt_tasks.qmfol.report` reads them from the log.
 
 Epochs: every number is a ratio of sums of per-sample indicators, so Inspect's default `mean` reducer keeps them
 exact (pooled over all sample-epochs).
@@ -37,8 +37,8 @@ from lgmt_tasks.scorers.qmfol_metrics import (
     sample_outcome,
 )
 from lgmt_tasks.scorers.unparsed import unparsed_rate  # shared by every suite
+from lgmt_tasks.vocabulary import UNPARSED
 
-UNPARSED = "unparsed"
 """`Score.answer` when the answer could not be parsed."""
 
 BREAKDOWNS: dict[str, str] = {

@@ -20,13 +20,14 @@ from inspect_ai.model import ChatMessage, ChatMessageUser, ModelOutput, get_mode
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import collect
 
-from lgmt_tasks.scorers.divlogiceval_metrics import ROTATIONS, rotation_order
+from lgmt_tasks.divlogiceval.rotation import ROTATIONS, rotation_order
 from lgmt_tasks.solvers.group import RESPONSES_KEY, members_of
+from lgmt_tasks.vocabulary import OPTION_LETTERS
 
 INSTRUCTION = "You need to answer in the form of 'Answer: <A/B/C/D>' without explanation."
 """The instruction of Appendix I (the paper typesets the quotes as ‘ ’; we use plain ones)."""
 
-LETTERS = "ABCD"
+LETTERS = OPTION_LETTERS
 
 ANSWER_PREFIX = "Answer:"
 """How an answer starts (the end of a log-likelihood context, and of each three-shot example)."""

@@ -28,9 +28,7 @@ from inspect_ai.util import collect
 
 from lgmt_tasks.solvers.prefill import LABEL_OPENING, REASONING_OPENING, open_answer, prefilled_response
 from lgmt_tasks.solvers.prompts import DEFAULT_PROMPTING, system_prompt
-
-RESPONSES_KEY = "responses"
-"""`state.store` key of the raw completions (list[str], member order: source first)."""
+from lgmt_tasks.vocabulary import RESPONSES_KEY
 
 PREFILLS: dict[str, str] = {
     "zero_shot": LABEL_OPENING,

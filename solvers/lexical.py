@@ -25,8 +25,8 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from lgmt_tasks.lexical.llm import transform_followup
 from lgmt_tasks.solvers.group import group_generate
 from lgmt_tasks.solvers.prompts import DEFAULT_PROMPTING, render_user_prompt
+from lgmt_tasks.vocabulary import TRANSFORM_KEY
 
-TRANSFORM_KEY = "lexical_transform"
 """`state.store` key of an eval-time transformation (a dict: ok, premises, conclusion, reason, calls)."""
 
 TRANSFORMER_CACHE = CachePolicy(expiry=None, per_epoch=False, scopes={"purpose": "lgmt-lexical-transformer"})

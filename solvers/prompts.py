@@ -15,13 +15,8 @@ prompt ends with "Now please answer the following question:" and the user prompt
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, get_args
 
-Prompting = Literal["zero_shot", "zero_shot_cot", "few_shot", "few_shot_cot"]
-"""The four prompting strategies of the paper (§4.4); `zero_shot_cot` is its default."""
-
-PROMPTINGS: tuple[str, ...] = get_args(Prompting)
-"""The valid values of `Prompting`, in the paper's order."""
+from lgmt_tasks.vocabulary import PROMPTINGS, Prompting
 
 DEFAULT_PROMPTING: Prompting = "zero_shot_cot"
 

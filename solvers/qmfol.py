@@ -11,7 +11,7 @@ Length ablation (§4.2.2). The paper appends about 600 tokens of "Unimportant Co
 to show that the accuracy drop of 20 distractors is not a length effect. `padding_tokens=N` appends a paragraph of
 N filler words after the premises ("Unimportant content." repeated; words approximate tokens, since the tokenizer
 is the model's: compare the input tokens of a run with and without padding in the log, see
-`lgmt_tasks.report.qmfol.qmfol_samples`).
+`lgmt_tasks.qmfol.report.qmfol_samples`).
 
 Prefill (`qmfol_generate(prefill=True)`, not in the paper). The prompt asks for reasoning followed by a JSON label; a
 small model seldom writes the JSON at all. With a prefill the assistant turn opens with `{"label": "` (the mechanism

@@ -23,16 +23,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from lgmt_tasks.suites import SUITES
+
 T = TypeVar("T")
 R = TypeVar("R")
 
-PRELOAD: tuple[str, ...] = (
-    "lgmt_tasks.builders.lgmt",
-    "lgmt_tasks.builders.logicasker",
-    "lgmt_tasks.builders.divlogiceval",
-    "lgmt_tasks.builders.qmfol",
+PRELOAD: tuple[str, ...] = ("lgmt_tasks.sources.pipeline",) + tuple(
+    module for s in SUITES for module in (f"{s.package}.build", *(f"{s.package}.{m}" for m in s.extra_modules))
 )
-"""Modules the fork server imports once; they hold every unit function a worker runs (lexical reuses LGMT's)."""
+"""Modules the fork server imports once: the shared source stage and every suite's builder (from the suite
+registry); they hold the unit functions a worker runs."""
 
 
 def start_method() -> str:

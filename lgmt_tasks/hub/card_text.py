@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-SUITES: tuple[str, ...] = ("lgmt", "logicasker", "divlogiceval", "qmfol", "lexical")
-"""The suites `lgmt build` writes and `lgmt publish` pushes (each has `lgmt_tasks.builders.<suite>.FEATURES`)."""
+from lgmt_tasks.suites import SUITE_NAMES
+
+SUITES: tuple[str, ...] = SUITE_NAMES
+"""The suites `lgmt build` writes and `lgmt publish` pushes (each has `lgmt_tasks.<suite>.build.FEATURES`)."""
 
 
 def repo_folder(suite: str) -> str:

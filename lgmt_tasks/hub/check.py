@@ -14,7 +14,6 @@ It checks what the Hub would check or show, without the Hub (`RepoCard.validate(
 
 from __future__ import annotations
 
-import importlib
 import json
 from dataclasses import dataclass, field
 from importlib import resources
@@ -28,6 +27,7 @@ from huggingface_hub import DatasetCard, DatasetCardData
 
 from lgmt_tasks.hub.card_text import SUITES
 from lgmt_tasks.hub.repo import DATA_SUFFIX, content_cache_dir, size_category
+from lgmt_tasks.suites import suite as registry_entry
 
 HUB_LICENSES: frozenset[str] = frozenset(
     {"mit", "apache-2.0", "cc-by-4.0", "cc-by-sa-4.0", "cc-by-nc-4.0", "cc-by-nc-sa-4.0", "cc0-1.0", "other"}
@@ -201,7 +201,7 @@ def check_repo(folder: str | Path, suite: str | None = None) -> RepoCheck:
 
 
 def _suite_features(suite: str) -> datasets.Features:
-    module = importlib.import_module(f"lgmt_tasks.builders.{suite}")
+    module = registry_entry(suite).module("build")
     features = module.FEATURES
     assert isinstance(features, datasets.Features)
     return features

@@ -7,9 +7,10 @@ that made a context cost about 10 ms instead of under 1 ms once other libraries 
 shaped the heap. Measured on `lgmt build lgmt --source folio` (one process, 2026-11-21): 22.4 s with 7.5 s of system
 time before, 14.9 s with 0.6 s after, at the same peak memory (219 vs 222 MB).
 
-The tuning is process-wide, so it is applied once, on Linux with glibc only, and `LGMT_MALLOC_TUNING=0` turns it
-off. It changes where memory comes from, never what Z3 computes: the builds stay byte-identical (the committed
-datasets are rebuilt and compared by the test suite).
+The tuning is process-wide, so it is applied once, lazily, by the prover's first query (`ensure_tuned`), never at import
+time: a process that loads our Inspect entry point but proves nothing keeps glibc's defaults. It applies on Linux with
+glibc only, and `LGMT_MALLOC_TUNING=0` turns it off. It changes where memory comes from, never what Z3 computes: the
+builds stay byte-identical (the committed datasets are rebuilt and compared by the test suite).
 """
 
 from __future__ import annotations
@@ -41,3 +42,20 @@ def tune_malloc_for_z3() -> bool:
     mallopt.restype = ctypes.c_int
     trimmed = bool(mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD_BYTES))  # mallopt returns 1 on success
     return bool(mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES)) and trimmed
+
+
+_applied: bool | None = None
+"""None until the first `ensure_tuned()`; then whether the tuning took effect."""
+
+
+def ensure_tuned() -> bool:
+    """Apply `tune_malloc_for_z3` once per process (on the first prover query); return whether it took effect."""
+    global _applied
+    if _applied is None:
+        _applied = tune_malloc_for_z3()
+    return _applied
+
+
+def tuned() -> bool | None:
+    """Whether the tuning has run in this process (None: not yet; the prover has not been queried)."""
+    return _applied

@@ -48,7 +48,7 @@ from enum import Enum
 
 import z3
 
-from lgmt_tasks.logic.malloc_tuning import tune_malloc_for_z3
+from lgmt_tasks.logic.malloc_tuning import ensure_tuned as ensure_malloc_tuned
 from lgmt_tasks.logic.syntax import (
     And,
     Atom,
@@ -67,8 +67,6 @@ from lgmt_tasks.logic.syntax import (
     Xor,
     free_vars,
 )
-
-tune_malloc_for_z3()  # every query makes and frees a Z3 context: keep that memory for the next one
 
 __all__ = [
     "DEFAULT_RLIMIT",
@@ -224,6 +222,7 @@ class _Session:
             raise ValueError(f"timeout_ms must be a positive number of milliseconds or None, got {timeout_ms}")
         if rlimit is not None and rlimit < 1:
             raise ValueError(f"rlimit must be positive or None, got {rlimit}")
+        ensure_malloc_tuned()  # every query makes and frees a Z3 context: keep that memory for the next one
         self.ctx = z3.Context()
         self.encoder = _Encoder(self.ctx)
         self.solver = z3.Solver(ctx=self.ctx)

@@ -10,7 +10,7 @@ The paper's improvement experiment (Table 6) compares four demonstrations drawn 
 earlier run, two answered yes and two no, with four drawn at random. `demonstrations_for` builds either set from
 a list of (skill, problem type) leaves; `random_leaves` draws the random set (also two yes and two no, so that the
 two conditions differ only in which skills they show). Choosing the weakest leaves from a log is the report's job
-(`lgmt_tasks.report.logicasker.weakest_leaves`).
+(`lgmt_tasks.logicasker.report.weakest_leaves`).
 """
 
 from __future__ import annotations

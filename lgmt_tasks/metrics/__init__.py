@@ -24,21 +24,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from lgmt_tasks.suites import SUITES
+
 METRICS_DIR = Path(__file__).resolve().parent
 """The folder holding one subfolder per metric module."""
 
-METRIC_NAMES: tuple[str, ...] = (
-    "partial_circular",
-    "circular",
-    "mvr",
-    "acc_static",
-    "acc_cons",
-    "hdr",
-    "fur",
-    "response_accuracy",
-    "macro_f1",
-    "llmorph_confusion",
-)
+METRIC_NAMES: tuple[str, ...] = tuple(name for s in SUITES for name in s.evaluate_modules)
 """The metric modules shipped (each the name of its folder, of its script and of its Space)."""
 
 

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 
 from lgmt_tasks.scorers.answers import TRUTH_LABELS
 from lgmt_tasks.scorers.pairwise import group_outcome
+from lgmt_tasks.vocabulary import UNPARSED
 
-UNPARSED = "unparsed"
 """The answer of a reply the parser could not read (the `Score.answer` of the Inspect scorers)."""
 
 

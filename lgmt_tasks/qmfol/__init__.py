@@ -4,5 +4,5 @@
 Unknown2 fact–conclusion pairs of Eqs. 2–4 on an object constant, Algorithm 2 distractors), `english` (the topic
 lexicons of `data/` and the paper's §3.2 conversion rules as a deterministic realiser with an exact reader) and
 `translate` (the optional LLM translator of §3.2 with its round trip proven by Z3). The builder that turns these into
-a dataset is `lgmt_tasks.builders.qmfol`.
+a dataset is `lgmt_tasks.qmfol.build`.
 """

@@ -53,6 +53,7 @@ from typing import Literal
 
 from lgmt_tasks.ids import derived_seed
 from lgmt_tasks.logic.syntax import And, Atom, Const, Exists, Forall, Formula, Implies, Not, Or, Term, Var
+from lgmt_tasks.vocabulary import TRUTH_LABELS
 
 CONSTANT = "a"
 """The object constant every fact and conclusion is about (FOL name; English names come from the topic)."""
@@ -63,7 +64,7 @@ VARIABLE = "x"
 NEGATION_PROBABILITY = 0.5
 """Chance that a new predicate node is a negated predicate (the paper's N_i = ¬P_i)."""
 
-LABELS: tuple[str, str, str] = ("True", "False", "Unknown")
+LABELS: tuple[str, str, str] = TRUTH_LABELS
 """The task labels, in the order of their index in the paper's ids (`..._<seed>_<label index>_...`)."""
 
 CONSTRUCTIONS: tuple[str, ...] = ("True", "False", "Unknown1", "Unknown2")

@@ -27,6 +27,7 @@ from inspect_ai.analysis import (
     evals_df,
 )
 
+from lgmt_tasks import suites as registry
 from lgmt_tasks.report.headline import log_metrics
 from lgmt_tasks.report.suites import prompting_of, suite_of, task_name
 
@@ -67,24 +68,8 @@ COLUMN_DOCS: dict[str, str] = {
 LEADERBOARD_COLUMNS: tuple[str, ...] = tuple(COLUMN_DOCS)
 """The columns of `leaderboard.csv`, in order."""
 
-SUITE_METRICS: dict[str, dict[str, str]] = {
-    "lgmt": {m: m for m in ("mvr", "mvr_stderr", "acc_static", "acc_cons", "hdr", "fur", "unparsed_rate")},
-    "lexical": {
-        m: m for m in ("mvr", "mvr_stderr", "acc_static", "acc_cons", "hdr", "fur", "discarded_rate", "unparsed_rate")
-    },
-    "logicasker": {
-        m: m for m in ("response_accuracy", "response_accuracy_stderr", "instruction_following_rate")
-    },
-    "divlogiceval": {
-        "accuracy": "acc",
-        "accuracy_stderr": "acc_stderr",
-        "circular": "circular",
-        "partial_circular": "partial_circular",
-        "unparsed_rate": "unparsed_rate",
-    },
-    "qmfol": {m: m for m in ("accuracy", "accuracy_stderr", "macro_f1", "unparsed_rate")},
-}
-"""Per suite: leaderboard column → the metric's name in that suite's logs and lm-eval results."""
+SUITE_METRICS: dict[str, dict[str, str]] = {s.name: dict(s.leaderboard_metrics) for s in registry.SUITES}
+"""Per suite: leaderboard column → the metric's name in that suite's logs and lm-eval results (from the registry)."""
 
 LEADERBOARD_CSV = "leaderboard.csv"
 

@@ -20,7 +20,7 @@ class SuiteReport:
     """A suite's tables and plots from a set of logs.
 
     Attributes:
-        suite: Suite name (`lgmt`, `logicasker`, `divlogiceval`, `qmfol`, `lexical`).
+        suite: Suite name (one of `lgmt_tasks.suites.SUITE_NAMES`).
         tables: File stem -> table (ordered as they should be read); written as `<suite>/<stem>.csv` and `.md`.
         plots: PNG files already written under the output folder.
         titles: File stem -> human title (the paper table it reproduces, e.g. "Table 4: MVR per model").

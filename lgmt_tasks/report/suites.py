@@ -1,51 +1,26 @@
 """Which suite a log or an lm-eval task belongs to, and each suite's report function, found lazily.
 
 `lgmt report` receives logs of any of our tasks mixed together. It groups them by suite (the task name decides) and
-hands each group to that suite's `suite_report` (in `lgmt_tasks/report/<suite>.py`), imported only when a suite has
+hands each group to that suite's `suite_report` (in `lgmt_tasks/<suite>/report.py`), imported only when a suite has
 logs.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from inspect_ai.log import read_eval_log
 
+from lgmt_tasks import suites as registry
 from lgmt_tasks.report.suite_report import SuiteReport
 
-SUITES: tuple[str, ...] = ("lgmt", "logicasker", "divlogiceval", "qmfol", "lexical")
-"""Every suite, in the order reports list them."""
+SUITES: tuple[str, ...] = registry.SUITE_NAMES
+"""Every suite, in the order reports list them (the suite registry's order)."""
 
-LGMT_TASKS: tuple[str, ...] = ("lgmt", "mr_e", "mr_e1", "mr_e2", "mr_s", "mr_p", "mr_c")
+LGMT_TASKS: tuple[str, ...] = registry.suite("lgmt").tasks
 """The Inspect task names of the LGMT suite."""
-
-SUITE_OF_TASK: dict[str, str] = {
-    **dict.fromkeys(LGMT_TASKS, "lgmt"),
-    "logicasker": "logicasker",
-    "divlogiceval": "divlogiceval",
-    "qmfol": "qmfol",
-    "lexical": "lexical",
-}
-"""Inspect task name (without the `lgmt_tasks/` prefix) → suite."""
-
-PROMPTING_ARG: dict[str, str] = {
-    "lgmt": "prompting",
-    "lexical": "prompting",
-    "logicasker": "demonstrations",
-    "divlogiceval": "shots",
-}
-"""The task argument that is a suite's prompting setting (QMFOL has none)."""
-
-PROMPTING_DEFAULT: dict[str, str] = {
-    "lgmt": "zero_shot_cot",
-    "lexical": "zero_shot_cot",
-    "logicasker": "none",
-    "divlogiceval": "0",
-}
-"""Each prompting argument's default, for logs that do not record it."""
 
 SuiteReportFn = Callable[[list[str], "Path | None"], SuiteReport]
 
@@ -57,16 +32,17 @@ def task_name(task: str) -> str:
 
 def suite_of(task: str) -> str | None:
     """The suite of an Inspect task name (with or without the `lgmt_tasks/` prefix); None for other tasks."""
-    return SUITE_OF_TASK.get(task_name(task))
+    entry = registry.suite_of_task(task)
+    return None if entry is None else entry.name
 
 
 def prompting_of(suite: str, task_args: dict[str, Any] | None) -> str:
     """A run's prompting setting as text (`zero_shot`, `weakness`, `3`); empty for suites without one."""
-    arg = PROMPTING_ARG.get(suite)
-    if arg is None:
+    entry = registry.suite(suite)
+    if entry.prompting_arg is None:
         return ""
-    value = (task_args or {}).get(arg)
-    return PROMPTING_DEFAULT[suite] if value is None else str(value)
+    value = (task_args or {}).get(entry.prompting_arg)
+    return str(entry.prompting_default) if value is None else str(value)
 
 
 def group_by_suite(paths: Iterable[str]) -> tuple[dict[str, list[str]], list[str]]:
@@ -88,12 +64,10 @@ def group_by_suite(paths: Iterable[str]) -> tuple[dict[str, list[str]], list[str
 
 
 def suite_report_function(suite: str) -> SuiteReportFn:
-    """`lgmt_tasks.report.<suite>.suite_report`, imported only when that suite has logs (keeps the CLI light).
+    """`lgmt_tasks.<suite>.report.suite_report`, imported only when that suite has logs (keeps the CLI light).
 
     Raises:
         ValueError: For a name that is not a suite (lists the suites).
     """
-    if suite not in SUITES:
-        raise ValueError(f"unknown suite {suite!r}; expected one of {', '.join(SUITES)}")
-    function: SuiteReportFn = importlib.import_module(f"lgmt_tasks.report.{suite}").suite_report
+    function: SuiteReportFn = registry.suite(suite).attr("report", "suite_report")
     return function

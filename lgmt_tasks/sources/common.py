@@ -26,7 +26,8 @@ from typing import Any, Literal, get_args
 
 from lgmt_tasks.logic.parse import FormulaSyntaxError, parse
 from lgmt_tasks.logic.syntax import Formula, free_vars, rename_constant, signature
-from lgmt_tasks.relations.case import Case
+from lgmt_tasks.sources.case import Case
+from lgmt_tasks.vocabulary import TRUTH_LABELS
 
 SourceName = Literal["folio", "proverqa", "logicnli"]
 SOURCE_NAMES: tuple[str, ...] = get_args(SourceName)
@@ -34,7 +35,7 @@ SOURCE_NAMES: tuple[str, ...] = get_args(SourceName)
 UnifyMode = Literal["none", "case", "case+numeric"]
 UNIFY_MODES: tuple[str, ...] = get_args(UnifyMode)
 
-USABLE_LABELS: tuple[str, ...] = ("True", "False", "Unknown")
+USABLE_LABELS: tuple[str, ...] = TRUTH_LABELS
 """Gold labels a classical three-valued oracle can reproduce (LogicNLI's "Paradox" is not one)."""
 
 # Skip categories: the keys of `LoadReport.skipped`. Kept as constants so that tests and reports agree on them.

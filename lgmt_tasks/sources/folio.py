@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from lgmt_tasks.relations.case import Case
+from lgmt_tasks.sources.case import Case
 from lgmt_tasks.sources.common import (
     SKIP_LAYOUT,
     LoadReport,

@@ -70,7 +70,7 @@ from lgmt_tasks.logic.syntax import (
     signature,
     subformulas,
 )
-from lgmt_tasks.relations.case import Case
+from lgmt_tasks.sources.case import Case
 
 __all__ = [
     "LABELS",

@@ -36,13 +36,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, get_args
 
 from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS, Contradictory, Undecided, entailment, satisfiable
 from lgmt_tasks.logic.syntax import Formula
-from lgmt_tasks.relations.case import Case
+from lgmt_tasks.sources.case import Case
 from lgmt_tasks.sources.common import (
     SKIP_LABEL,
     SKIP_LAYOUT,
@@ -385,15 +385,6 @@ def select_premises(
     if mode == "consistent-subset":
         return (subsets or ConsistentSubsets()).indices(problem, formulas)
     raise ValueError(f"premises must be one of {', '.join(PREMISE_MODES)}; got {mode!r}")
-
-
-def select_problem(problem: SourceProblem, indices: Sequence[int]) -> SourceProblem:
-    """Return the problem restricted to the premises at `indices` (English and FOL alike)."""
-    return replace(
-        problem,
-        premises=tuple(problem.premises[i] for i in indices),
-        premises_fol=tuple(problem.premises_fol[i] for i in indices),
-    )
 
 
 # --------------------------------------------------------------------------- cases

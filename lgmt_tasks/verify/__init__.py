@@ -6,8 +6,9 @@ default, or Z3), and counts agreement, disagreement, undecided and unparsable cl
 reads a built folder through its card; `source` compares Z3 and E on a source benchmark's own formalisation.
 """
 
+from lgmt_tasks.suites import SUITE_NAMES
 from lgmt_tasks.verify.check import VerifyResult
-from lgmt_tasks.verify.claims import SUITE_NAMES, Claim
+from lgmt_tasks.verify.claims import Claim
 from lgmt_tasks.verify.dataset import verify_dataset
 from lgmt_tasks.verify.provers import PROVERS, Prover, ProverUnavailable, get_prover
 from lgmt_tasks.verify.source import SourceVerifyResult, verify_source

@@ -15,8 +15,9 @@ import yaml
 from tqdm import tqdm
 
 from lgmt_tasks.hub.repo import load_dataset_repo
+from lgmt_tasks.suites import suite as registry_entry
 from lgmt_tasks.verify.check import ClaimChecker, VerifyResult, check_claims, row_id
-from lgmt_tasks.verify.claims import SUITES, check_columns, detect_suite
+from lgmt_tasks.verify.claims import check_columns, detect_suite, row_claims
 from lgmt_tasks.verify.provers import DEFAULT_TIMEOUT_S, Prover, get_prover
 
 
@@ -103,13 +104,12 @@ def verify_dataset(
         check_columns(name, columns)
     except ValueError as exc:
         raise DatasetError(f"{path}: {exc}") from exc
-    spec = SUITES[name]
     chosen = [rows[i] for i in sample_indices(len(rows), sample, seed)]
     result = VerifyResult(
         suite=name, prover=engine.name, path=str(path), rows=len(rows), rows_checked=len(chosen), sample=sample,
-        seed=seed, timeout_s=engine.timeout_s, note=spec.note,
+        seed=seed, timeout_s=engine.timeout_s, note=registry_entry(name).claims_note,
     )
     checker = ClaimChecker(engine)
     bar = tqdm(chosen, desc=f"verify {name} with {engine.name}", unit="row", file=sys.stderr, disable=not progress)
-    claims = (claim for rid, row in bar for claim in spec.extract(row, rid))
+    claims = (claim for rid, row in bar for claim in row_claims(name, row, rid))
     return check_claims(claims, checker, result)

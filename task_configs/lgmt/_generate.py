@@ -10,12 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from lgmt_tasks.scorers.pairwise import RATE_NAMES
-from lgmt_tasks.task_configs.lgmt_utils import DEFAULT_PER_MR
+from lgmt_tasks.task_configs.lgmt.utils import DEFAULT_PER_MR
 
 HERE = Path(__file__).resolve().parent
 
 SUITES: tuple[str, ...] = ("mr_e", "mr_s", "mr_p", "mr_c")
-"""Relation sets with an lm-eval task (keys of `lgmt_tasks.loaders.lgmt.MR_SETS`)."""
+"""Relation sets with an lm-eval task (keys of `lgmt_tasks.lgmt.dataset.MR_SETS`)."""
 
 VARIANTS: dict[str, tuple[str, str]] = {
     "": ("_lgmt_generate.yaml", "lgmt"),

@@ -15,7 +15,7 @@ from lgmt_tasks.logicasker.generate import MAX_LENGTH
 
 HERE = Path(__file__).resolve().parent
 BASE = "_lgmt_logicasker.yaml"
-UTILS = "lgmt_tasks.task_configs.logicasker_utils"
+UTILS = "lgmt_tasks.task_configs.logicasker.utils"
 VERSION = "1-A"
 
 HEADER = """\

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lgmt_tasks.task_configs.qmfol_utils import AGGREGATIONS
+from lgmt_tasks.task_configs.qmfol.utils import AGGREGATIONS
 
 HERE = Path(__file__).resolve().parent
 NAME = "lgmt_qmfol.yaml"
-UTILS = "lgmt_tasks.task_configs.qmfol_utils"
+UTILS = "lgmt_tasks.task_configs.qmfol.utils"
 VERSION = "1-A"
 
 LOWER_IS_BETTER = frozenset({"unparsed_rate"})

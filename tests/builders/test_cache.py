@@ -14,7 +14,7 @@ from lgmt_tasks.hub.card_text import SUITES
 
 @pytest.mark.parametrize("suite", SUITES)
 def test_every_builder_has_a_build_revision(suite: str) -> None:
-    revision = importlib.import_module(f"lgmt_tasks.builders.{suite}").BUILD_REVISION
+    revision = importlib.import_module(f"lgmt_tasks.{suite}.build").BUILD_REVISION
     assert isinstance(revision, (int, str)) and str(revision)
 
 

@@ -5,12 +5,12 @@ from pathlib import Path
 import datasets
 import pytest
 
-from lgmt_tasks.builders.lgmt import FEATURES, LgmtConfig, build_lgmt
-from lgmt_tasks.builders.lgmt_card import write_lgmt_repo
 from lgmt_tasks.hub.repo import data_file, load_dataset_repo, read_data_file
+from lgmt_tasks.lgmt.build import FEATURES, LgmtConfig, build_lgmt
+from lgmt_tasks.lgmt.card import write_lgmt_repo
+from lgmt_tasks.lgmt.relations import RELATIONS
 from lgmt_tasks.logic.parse import parse
 from lgmt_tasks.logic.prover import entailment
-from lgmt_tasks.relations import RELATIONS
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 SMALL = LgmtConfig(per_mr=2, generated_cases=45, seed=3)

@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from lgmt_tasks.builders.divlogiceval import DivLogicEvalConfig, build_divlogiceval
-from lgmt_tasks.builders.lexical import LexicalConfig, build_lexical
-from lgmt_tasks.builders.lgmt import LgmtConfig, build_lgmt
-from lgmt_tasks.builders.logicasker import LogicAskerConfig, build_logicasker
-from lgmt_tasks.builders.qmfol import QmfolConfig, build_qmfol
 from lgmt_tasks.builders.stats import BuildStats
+from lgmt_tasks.divlogiceval.build import DivLogicEvalConfig, build_divlogiceval
+from lgmt_tasks.lexical.build import LexicalConfig, build_lexical
+from lgmt_tasks.lgmt.build import LgmtConfig, build_lgmt
 from lgmt_tasks.logic import prover
 from lgmt_tasks.logic.parse import parse
+from lgmt_tasks.logicasker.build import LogicAskerConfig, build_logicasker
+from lgmt_tasks.qmfol.build import QmfolConfig, build_qmfol
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 FOLIO = DATA / "folio" / "folio_v0_validation.jsonl"

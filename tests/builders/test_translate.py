@@ -20,17 +20,19 @@ import pytest
 from click.testing import CliRunner
 from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
 
-from lgmt_tasks.builders.audit_translations import (
+from lgmt_tasks.builders.stats import BuildStats
+from lgmt_tasks.cli import main
+from lgmt_tasks.hub.repo import CardSpec, write_dataset_repo
+from lgmt_tasks.lgmt.audit_translations import (
     AUDIT_SYSTEM_PROMPT,
     AUDIT_USER_TEMPLATE,
     audit_items,
     audit_translations,
     read_verdict,
 )
-from lgmt_tasks.builders.lgmt import FEATURES, LgmtBuild, LgmtConfig
-from lgmt_tasks.builders.lgmt_card import build_command, card_body
-from lgmt_tasks.builders.stats import BuildStats
-from lgmt_tasks.builders.translate import (
+from lgmt_tasks.lgmt.build import FEATURES, LgmtBuild, LgmtConfig
+from lgmt_tasks.lgmt.card import build_command, card_body
+from lgmt_tasks.lgmt.translate import (
     BACK_SYSTEM_PROMPT,
     NO_ORIGINAL,
     TRANSLATION_SYSTEM_PROMPT,
@@ -40,8 +42,6 @@ from lgmt_tasks.builders.translate import (
     translate_build,
     with_translation,
 )
-from lgmt_tasks.cli import main
-from lgmt_tasks.hub.repo import CardSpec, write_dataset_repo
 from lgmt_tasks.logic.parse import parse
 
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from lgmt_tasks.builders.divlogiceval import DivLogicEvalBuild, DivLogicEvalConfig, build_divlogiceval
-from lgmt_tasks.builders.divlogiceval_card import write_divlogiceval_repo
+from lgmt_tasks.divlogiceval.build import DivLogicEvalBuild, DivLogicEvalConfig, build_divlogiceval
+from lgmt_tasks.divlogiceval.card import write_divlogiceval_repo
 
 SMALL = DivLogicEvalConfig(per_type=2, seed=7)
 """The build the end-to-end runs evaluate: two instances per question type."""

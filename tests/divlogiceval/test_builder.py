@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from lgmt_tasks.builders.divlogiceval import (
+from lgmt_tasks.divlogiceval.build import (
     QUESTION_TYPES,
     DivLogicEvalConfig,
     answer_key_claims,
@@ -18,8 +18,8 @@ from lgmt_tasks.builders.divlogiceval import (
     construction_claims,
     make_item,
 )
-from lgmt_tasks.builders.divlogiceval_card import write_divlogiceval_repo
-from lgmt_tasks.builders.divlogiceval_logic import (
+from lgmt_tasks.divlogiceval.card import write_divlogiceval_repo
+from lgmt_tasks.divlogiceval.logic import (
     RULE_FORMS,
     VARIABLES,
     models,

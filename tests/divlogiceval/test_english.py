@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from lgmt_tasks.builders.divlogiceval_english import (
+from lgmt_tasks.divlogiceval.english import (
     GROUP_FORMS,
     PoolSentence,
     Realiser,
@@ -34,7 +34,7 @@ def test_builtin_pool_is_large_diverse_and_negated():
         assert entry.sentence.endswith(".") and entry.negation.endswith(".")
         assert entry.sentence != entry.negation and entry.sentence[0].isupper()
         assert len(entry.sentence.split()) <= 15  # simple sentences
-    text = Path(__file__).parents[2] / "lgmt_tasks/builders/data/divlogiceval/sentences.jsonl"
+    text = Path(__file__).parents[2] / "lgmt_tasks/divlogiceval/data/sentences.jsonl"
     topics = {json.loads(line)["topic"] for line in text.read_text(encoding="utf-8").splitlines()}
     assert len(topics) >= 20
     negated = [e for e in pool if re.search(r"\b(not|never|no longer)\b|n't", e.negation)]

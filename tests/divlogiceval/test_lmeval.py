@@ -15,7 +15,7 @@ from lm_eval.tasks import TaskManager
 import lgmt_tasks.task_configs as task_configs
 from lgmt_tasks.scorers.divlogiceval_metrics import rotation_order
 from lgmt_tasks.solvers.divlogiceval import INSTRUCTION
-from lgmt_tasks.task_configs import divlogiceval_utils
+from lgmt_tasks.task_configs.divlogiceval import utils as divlogiceval_utils
 
 CONFIGS = Path(task_configs.__file__).parent
 TASKS = {"lgmt_divlogiceval", "lgmt_divlogiceval_loglik"}

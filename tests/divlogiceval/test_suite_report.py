@@ -22,10 +22,10 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
 from PIL import Image
 
+from lgmt_tasks.divlogiceval.report import suite_report
+from lgmt_tasks.divlogiceval.task import divlogiceval
 from lgmt_tasks.hub.repo import load_dataset_repo
-from lgmt_tasks.report.divlogiceval import suite_report
 from lgmt_tasks.report.suite_report import write_tables
-from lgmt_tasks.tasks.divlogiceval import divlogiceval
 from tests.divlogiceval.test_inspect import ScriptedModel
 
 PLAN_BY_TYPE: dict[str, list[Any]] = {

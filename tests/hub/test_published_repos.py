@@ -29,16 +29,16 @@ from inspect_ai import Task, eval
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
 from lgmt_tasks import __version__
-from lgmt_tasks.builders.divlogiceval import DivLogicEvalConfig
-from lgmt_tasks.builders.lexical import LexicalConfig
-from lgmt_tasks.builders.lgmt import LgmtConfig
-from lgmt_tasks.builders.logicasker import LogicAskerConfig, build_logicasker
-from lgmt_tasks.builders.logicasker_card import write_logicasker_repo
-from lgmt_tasks.builders.qmfol import QmfolConfig
 from lgmt_tasks.cli import main
+from lgmt_tasks.divlogiceval.build import DivLogicEvalConfig
 from lgmt_tasks.hub.card_text import SUITES
 from lgmt_tasks.hub.check import card_problems, check_repo
 from lgmt_tasks.hub.repo import DATA_SUFFIX, data_file, read_data_file
+from lgmt_tasks.lexical.build import LexicalConfig
+from lgmt_tasks.lgmt.build import LgmtConfig
+from lgmt_tasks.logicasker.build import LogicAskerConfig, build_logicasker
+from lgmt_tasks.logicasker.card import write_logicasker_repo
+from lgmt_tasks.qmfol.build import QmfolConfig
 
 ROOT = Path(__file__).resolve().parents[2]
 DATASETS = ROOT / "datasets"
@@ -83,7 +83,7 @@ def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytes
 def test_committed_folder_loads_into_the_declared_configs_and_features(suite: str, tmp_path: Path) -> None:
     path = folder(suite)
     meta = front_matter(path)
-    builder = importlib.import_module(f"lgmt_tasks.builders.{suite}")
+    builder = importlib.import_module(f"lgmt_tasks.{suite}.build")
     declared_features = {
         c["config_name"]: datasets.Features._from_yaml_list(c["features"]) for c in meta["dataset_info"]
     }
@@ -175,11 +175,11 @@ GOLD: dict[str, Callable[[dict[str, Any]], str]] = {
 
 
 def _task(suite: str, dataset: str) -> Task:
-    from lgmt_tasks.tasks.divlogiceval import divlogiceval
-    from lgmt_tasks.tasks.lexical import lexical
-    from lgmt_tasks.tasks.lgmt import lgmt
-    from lgmt_tasks.tasks.logicasker import logicasker
-    from lgmt_tasks.tasks.qmfol import qmfol
+    from lgmt_tasks.divlogiceval.task import divlogiceval
+    from lgmt_tasks.lexical.task import lexical
+    from lgmt_tasks.lgmt.task import lgmt
+    from lgmt_tasks.logicasker.task import logicasker
+    from lgmt_tasks.qmfol.task import qmfol
 
     tasks: dict[str, Callable[..., Task]] = {
         "lgmt": lgmt, "logicasker": logicasker, "divlogiceval": divlogiceval, "qmfol": qmfol, "lexical": lexical

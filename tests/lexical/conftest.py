@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from lgmt_tasks.builders.lexical import LexicalBuild, LexicalConfig, build_lexical
-from lgmt_tasks.builders.lexical_card import write_lexical_repo
+from lgmt_tasks.lexical.build import LexicalBuild, LexicalConfig, build_lexical
+from lgmt_tasks.lexical.card import write_lexical_repo
 from tests.lexical.helpers import VARIANTS, run
 
 

@@ -16,8 +16,8 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
 
+from lgmt_tasks.lexical.task import lexical
 from lgmt_tasks.solvers.prompts import render_user_prompt
-from lgmt_tasks.tasks.lexical import lexical
 
 LABELS = ("True", "False", "Unknown")
 VARIANTS = {

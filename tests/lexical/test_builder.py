@@ -7,14 +7,15 @@ from typing import Any
 import pytest
 from inspect_ai.model import ChatMessage, ModelAPI, ModelOutput, ModelUsage, get_model, modelapi
 
-from lgmt_tasks.builders.lexical import FEATURES, LexicalConfig, build_lexical
-from lgmt_tasks.builders.lexical_card import build_command, write_lexical_repo
-from lgmt_tasks.builders.lgmt import LgmtConfig, build_lgmt, load_source_cases, prove_sources
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.hub.repo import data_file, load_dataset_repo
+from lgmt_tasks.lexical.build import FEATURES, LexicalConfig, build_lexical
+from lgmt_tasks.lexical.card import build_command, write_lexical_repo
 from lgmt_tasks.lexical.catalogue import FUNCTION_BASED, LEXICAL_RELATIONS
+from lgmt_tasks.lgmt.build import LgmtConfig, build_lgmt
 from lgmt_tasks.logic.parse import parse
 from lgmt_tasks.logic.prover import entailment
+from lgmt_tasks.sources.pipeline import load_source_cases, prove_sources
 
 CASES = 12
 CONFIG = LexicalConfig(mrs=tuple(LEXICAL_RELATIONS), per_mr=2, generated_cases=CASES, seed=3)
@@ -48,7 +49,7 @@ def test_the_source_cases_are_lgmts(rows):
     """Group for group comparability: the same proven source cases, ids and labels as LGMT's pipeline gives."""
     stats = BuildStats()
     source_config = LgmtConfig(generated_cases=CASES, seed=3)
-    proven = prove_sources(load_source_cases(source_config, stats), stats, source_config.timeout_ms)
+    proven = prove_sources(load_source_cases(source_config.source_config(), stats), stats, source_config.timeout_ms)
     lgmt_sources = {(c.source_dataset, c.source_id): c.label for c in proven}
     lexical_sources = {(r["source_dataset"], r["source_id"]): r["label"] for r in rows}
     assert lexical_sources.items() <= lgmt_sources.items()
@@ -174,7 +175,7 @@ def test_an_empty_build_keeps_its_columns():
 
 
 def test_the_loader_refuses_an_empty_selection(built, tmp_path):
-    from lgmt_tasks.loaders.lexical import load_lexical_rows
+    from lgmt_tasks.lexical.dataset import load_lexical_rows
 
     out = write_lexical_repo(built, tmp_path / "repo")
     assert len(load_lexical_rows(("MR-1",), ("premises",), dataset=str(out))) == 2

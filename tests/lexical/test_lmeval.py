@@ -13,9 +13,9 @@ from lm_eval.api.model import LM
 from lm_eval.tasks import TaskManager
 
 import lgmt_tasks.task_configs as task_configs
-from lgmt_tasks.task_configs import lexical_utils
+from lgmt_tasks.task_configs.lexical import utils as lexical_utils
 from lgmt_tasks.task_configs.lexical import _generate
-from lgmt_tasks.task_configs.lgmt_utils import LABELS
+from lgmt_tasks.task_configs.lgmt.utils import LABELS
 from tests.lexical.helpers import PLAN, WRONG_SOURCE, other
 
 CONFIGS = Path(task_configs.__file__).parent

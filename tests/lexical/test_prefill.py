@@ -16,9 +16,9 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, ModelOutput, get_model
 
 from lgmt_tasks.lexical.catalogue import resolve_mrs
+from lgmt_tasks.lexical.task import lexical
 from lgmt_tasks.solvers.group import PREFILLS, RESPONSES_KEY
 from lgmt_tasks.solvers.prompts import render_user_prompt
-from lgmt_tasks.tasks.lexical import lexical
 from tests.lexical.helpers import metrics, other, output
 
 MRS = "MR-1,MR-49"

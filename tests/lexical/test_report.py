@@ -12,8 +12,7 @@ from inspect_ai.dataset import MemoryDataset
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, ModelOutput, get_model
 
-from lgmt_tasks.builders.lgmt import LgmtConfig, build_lgmt
-from lgmt_tasks.report.lexical import (
+from lgmt_tasks.lexical.report import (
     flakiness_table,
     group_flakiness,
     lexical_report,
@@ -22,11 +21,12 @@ from lgmt_tasks.report.lexical import (
     side_by_side,
     split_logs,
 )
+from lgmt_tasks.lexical.task import lexical
+from lgmt_tasks.lgmt.build import LgmtConfig, build_lgmt
+from lgmt_tasks.lgmt.task import record_to_sample
 from lgmt_tasks.scorers.lgmt import metamorphic_consistency
 from lgmt_tasks.solvers.group import group_generate
 from lgmt_tasks.solvers.prompts import render_user_prompt
-from lgmt_tasks.tasks.lexical import lexical
-from lgmt_tasks.tasks.lgmt import record_to_sample
 from tests.lexical.helpers import EXPECTED, other, output
 
 

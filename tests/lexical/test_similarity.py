@@ -14,9 +14,9 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.model import ChatMessage, ModelOutput, get_model
 
+from lgmt_tasks.lexical.task import lexical
 from lgmt_tasks.scorers.lexical_metrics import similarity_violation
 from lgmt_tasks.solvers.prompts import render_user_prompt
-from lgmt_tasks.tasks.lexical import lexical
 from tests.lexical.helpers import metrics, other, output
 
 PARAPHRASE = (

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from lgmt_tasks.report.lexical import suite_report
+from lgmt_tasks.lexical.report import suite_report
 from lgmt_tasks.report.suite_report import write_tables
 from tests.lexical.helpers import EXPECTED
 from tests.lexical.test_report import flaky_log, lgmt_log  # noqa: F401  (fixtures)

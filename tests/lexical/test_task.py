@@ -10,11 +10,10 @@ import math
 
 import pytest
 
+from lgmt_tasks.lexical.task import lexical, record_to_sample
 from lgmt_tasks.scorers.pairwise import RATE_NAMES
-from lgmt_tasks.solvers.group import RESPONSES_KEY
-from lgmt_tasks.solvers.lexical import TRANSFORM_KEY
 from lgmt_tasks.solvers.prompts import render_user_prompt
-from lgmt_tasks.tasks.lexical import lexical, record_to_sample
+from lgmt_tasks.vocabulary import RESPONSES_KEY, TRANSFORM_KEY
 from tests.lexical.helpers import EXPECTED, metrics, negate
 
 

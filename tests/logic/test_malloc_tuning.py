@@ -40,3 +40,15 @@ def test_labels_are_the_same_with_and_without_the_tuning() -> None:
     }
     assert outputs["0"] == outputs["1"]
     assert "True" in outputs["1"] and "False" in outputs["1"] and "Unknown" in outputs["1"]
+
+
+def test_importing_the_entry_point_leaves_the_allocator_alone_until_the_first_query() -> None:
+    # Loading the Inspect entry point (every `inspect` process does) must not retune glibc; the first proof does.
+    script = (
+        "import lgmt_tasks._registry; from lgmt_tasks.logic import malloc_tuning as m; before = m.tuned();"
+        "from lgmt_tasks.logic.parse import parse; from lgmt_tasks.logic.prover import entailment;"
+        "entailment([parse('P(a)')], parse('P(a)')); print(before, m.tuned())"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.split()
+    assert out[0] == "None"
+    assert out[1] == ("True" if GLIBC else "False")

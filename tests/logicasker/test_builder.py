@@ -9,17 +9,17 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
-from lgmt_tasks.builders.logicasker import (
-    LogicAskerConfig,
-    build_logicasker,
-    parse_lengths,
-    plan,
-)
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.cli import main
 from lgmt_tasks.hub.repo import load_dataset_repo
 from lgmt_tasks.logic.parse import parse
 from lgmt_tasks.logic.prover import entails, satisfiable
+from lgmt_tasks.logicasker.build import (
+    LogicAskerConfig,
+    build_logicasker,
+    parse_lengths,
+    plan,
+)
 from lgmt_tasks.logicasker.catalogue import answer_of, catalogue, get_skill
 from lgmt_tasks.logicasker.english import question
 from lgmt_tasks.logicasker.generate import Rejected, generate, negate, unrelated
@@ -151,7 +151,7 @@ def test_cli_build_prints_counts_and_writes(tmp_path):
 
 
 def test_fill_slot_counts_rejections():
-    from lgmt_tasks.builders.logicasker import fill_slot
+    from lgmt_tasks.logicasker.build import fill_slot
 
     stats = BuildStats()
     problem = fill_slot(get_skill("affirming the consequent"), "fallacy", 5, 0, 0, stats)

@@ -20,9 +20,9 @@ from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
 from PIL import Image
 
 from lgmt_tasks.hub.repo import load_dataset_repo
-from lgmt_tasks.report.logicasker import suite_report
+from lgmt_tasks.logicasker.report import suite_report
+from lgmt_tasks.logicasker.task import logicasker
 from lgmt_tasks.report.suite_report import write_tables
-from lgmt_tasks.tasks.logicasker import logicasker
 from tests.logicasker.test_task import NOW, reply_for
 
 Reply = Callable[[str, str], str]

@@ -26,9 +26,9 @@ from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
 
 from lgmt_tasks.cli import main
 from lgmt_tasks.hub.repo import load_dataset_repo
-from lgmt_tasks.report.logicasker import skill_accuracies, weakest_leaves
+from lgmt_tasks.logicasker.report import skill_accuracies, weakest_leaves
+from lgmt_tasks.logicasker.task import logicasker, record_to_sample
 from lgmt_tasks.solvers.logicasker import DEMONSTRATIONS_TEMPLATE, with_demonstrations
-from lgmt_tasks.tasks.logicasker import logicasker, record_to_sample
 
 NOW = "Now answer the following question:\n\n"
 

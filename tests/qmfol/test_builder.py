@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from lgmt_tasks.builders.qmfol import FEATURES, QmfolBuild, QmfolConfig, build_qmfol, task_id
-from lgmt_tasks.builders.qmfol_card import build_command, write_qmfol_repo
-from lgmt_tasks.builders.qmfol_verify import grid_problems, verify_rows
-from lgmt_tasks.cli_qmfol import expand_multi_values
 from lgmt_tasks.hub.repo import data_file, load_dataset_repo, read_data_file
+from lgmt_tasks.qmfol.build import FEATURES, QmfolBuild, QmfolConfig, build_qmfol, task_id
+from lgmt_tasks.qmfol.card import build_command, write_qmfol_repo
+from lgmt_tasks.qmfol.cli import expand_multi_values
+from lgmt_tasks.qmfol.proofs import grid_problems, verify_rows
 
 SUB_GRID = QmfolConfig(depths=(1, 20), widths=(0, 20), distractors=(0, 20), seeds=1, seed=7)
 """2 × 2 × 2 × 3 labels × 4 topics = 96 tasks, corners of the paper's grid and beyond (depth 1, width 0)."""

@@ -18,7 +18,7 @@ from lm_eval.tasks import TaskManager
 import lgmt_tasks.task_configs as task_configs
 from lgmt_tasks.hub.repo import load_dataset_repo
 from lgmt_tasks.solvers.qmfol import render_prompt
-from lgmt_tasks.task_configs import qmfol_utils
+from lgmt_tasks.task_configs.qmfol import utils as qmfol_utils
 from lgmt_tasks.task_configs.qmfol import _generate
 from tests.qmfol.test_task import EXPECTED, MACRO_F1, PLAN, completion
 
@@ -27,8 +27,8 @@ CONFIGS = Path(task_configs.__file__).parent
 
 @pytest.fixture(scope="module")
 def dataset(tmp_path_factory: pytest.TempPathFactory) -> str:
-    from lgmt_tasks.builders.qmfol import QmfolConfig, build_qmfol
-    from lgmt_tasks.builders.qmfol_card import write_qmfol_repo
+    from lgmt_tasks.qmfol.build import QmfolConfig, build_qmfol
+    from lgmt_tasks.qmfol.card import write_qmfol_repo
 
     config = QmfolConfig(depths=(3,), widths=(2,), distractors=(0,), topics=("Food",), seeds=4)
     out = tmp_path_factory.mktemp("qmfol_lmeval") / "repo"

@@ -21,13 +21,13 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
 from PIL import Image
 
-from lgmt_tasks.builders.qmfol import QmfolConfig, build_qmfol
-from lgmt_tasks.builders.qmfol_card import write_qmfol_repo
 from lgmt_tasks.hub.repo import load_dataset_repo
-from lgmt_tasks.report.qmfol import suite_report
+from lgmt_tasks.qmfol.build import QmfolConfig, build_qmfol
+from lgmt_tasks.qmfol.card import write_qmfol_repo
+from lgmt_tasks.qmfol.report import suite_report
+from lgmt_tasks.qmfol.task import qmfol
 from lgmt_tasks.report.suite_report import write_tables
 from lgmt_tasks.solvers.qmfol import render_prompt
-from lgmt_tasks.tasks.qmfol import qmfol
 from tests.qmfol.test_task import completion
 
 

@@ -23,13 +23,13 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
 
-from lgmt_tasks.builders.qmfol import QmfolConfig, build_qmfol
-from lgmt_tasks.builders.qmfol_card import write_qmfol_repo
 from lgmt_tasks.hub.repo import load_dataset_repo
-from lgmt_tasks.loaders.qmfol import values
-from lgmt_tasks.report.qmfol import depth_width_table, qmfol_heatmaps, qmfol_samples
+from lgmt_tasks.qmfol.build import QmfolConfig, build_qmfol
+from lgmt_tasks.qmfol.card import write_qmfol_repo
+from lgmt_tasks.qmfol.dataset import values
+from lgmt_tasks.qmfol.report import depth_width_table, qmfol_heatmaps, qmfol_samples
+from lgmt_tasks.qmfol.task import qmfol, record_to_sample
 from lgmt_tasks.solvers.qmfol import filler, render_prompt
-from lgmt_tasks.tasks.qmfol import qmfol, record_to_sample
 
 PLAN: dict[str, tuple[str | None, ...]] = {
     "True": ("True", "True", "True", "Unknown"),

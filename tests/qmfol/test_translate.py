@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
 
-from lgmt_tasks.builders.qmfol import QmfolConfig, build_qmfol
-from lgmt_tasks.builders.qmfol_card import card_body
 from lgmt_tasks.logic.parse import parse
 from lgmt_tasks.logic.printer import show
 from lgmt_tasks.logic.syntax import Formula, Not
+from lgmt_tasks.qmfol.build import QmfolConfig, build_qmfol
+from lgmt_tasks.qmfol.card import card_body
 from lgmt_tasks.qmfol.construction import make_logic_task
 from lgmt_tasks.qmfol.english import QmfolLexicon, read, realise, task_lexicon
 from lgmt_tasks.qmfol.translate import (

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+from lgmt_tasks.lgmt.relations import Case
 from lgmt_tasks.logic.syntax import (
     FALSE,
     TRUE,
@@ -29,7 +30,6 @@ from lgmt_tasks.logic.syntax import (
     Var,
     Xor,
 )
-from lgmt_tasks.relations import Case
 
 UNARY = ("Happy", "Rich", "Tall")
 BINARY = ("Likes",)

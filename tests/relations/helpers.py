@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
+from lgmt_tasks.lgmt.relations import RELATIONS, Case, FollowUp
 from lgmt_tasks.logic.parse import parse
-from lgmt_tasks.relations import RELATIONS, Case, FollowUp
 
 
 def case(*premises: str, conclusion: str = "Rain", label: str | None = None, english: bool = False) -> Case:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+from lgmt_tasks.lgmt.relations import RELATIONS, FollowUp, chain, compose, compose_random, followups
+from lgmt_tasks.lgmt.relations.check import Inconclusive, Refuted, Verified, recheck, structural_problem, verify
 from lgmt_tasks.logic.parse import parse
-from lgmt_tasks.relations import RELATIONS, FollowUp, chain, compose, compose_random, followups
-from lgmt_tasks.relations.check import Inconclusive, Refuted, Verified, recheck, structural_problem, verify
 from tests.relations.gen import random_cases
 from tests.relations.helpers import apply, case
 

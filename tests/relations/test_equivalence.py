@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from lgmt_tasks.lgmt.relations import RELATIONS
+from lgmt_tasks.lgmt.relations.base import canonical_key
 from lgmt_tasks.logic.parse import parse
 from lgmt_tasks.logic.syntax import alpha_equivalent
-from lgmt_tasks.relations import RELATIONS
-from lgmt_tasks.relations.base import canonical_key
 from tests.relations.helpers import apply, case, outcomes, rewritten
 
 E = [m for m in RELATIONS if m.startswith("MR-E")]
@@ -213,8 +213,8 @@ def test_e14_does_not_apply_to_identical_operands_only():
     ["(R(a) ∨ ¬P(b)) ∧ P(b) ∧ ⊤ ∧ a = b", "¬(Q(a) ∧ (P(a) ∨ R(b))) ∨ (P(a) → ⊥)", "(P(a) ↔ Q(b)) ∧ ¬R(a)"],
 )
 def test_e14_canonical_order_is_the_pnnf_order_on_ground_formulas(source):
+    from lgmt_tasks.lgmt.relations import Case
     from lgmt_tasks.logic.normal_forms import pnnf
-    from lgmt_tasks.relations import Case
 
     canonical = Case((pnnf(parse(source)),), parse("Rain"))
     assert not RELATIONS["MR-E1.4"].applies(canonical, direction="forward")

@@ -12,8 +12,8 @@ import os
 
 import pytest
 
-from lgmt_tasks.relations import RELATIONS
-from lgmt_tasks.relations.survey import PropertyRun, property_run
+from lgmt_tasks.lgmt.relations import RELATIONS
+from lgmt_tasks.lgmt.relations.survey import PropertyRun, property_run
 from tests.relations.gen import random_cases
 
 APPLICATIONS = 1000

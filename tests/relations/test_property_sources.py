@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from lgmt_tasks.relations import RELATIONS
-from lgmt_tasks.relations.survey import property_run
+from lgmt_tasks.lgmt.relations import RELATIONS
+from lgmt_tasks.lgmt.relations.survey import property_run
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 WORKERS = min(2, os.cpu_count() or 1)

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
+from lgmt_tasks.lgmt.relations import RELATIONS, Case, FollowUp, applicability, relations_in
 from lgmt_tasks.logic.parse import parse
-from lgmt_tasks.relations import RELATIONS, Case, FollowUp, applicability, relations_in
 from tests.relations.helpers import case
 
 PAPER_ORDER = [
@@ -91,6 +91,6 @@ def test_applicability_table():
 def test_package_docstring_example_runs():
     import doctest
 
-    import lgmt_tasks.relations as package
+    import lgmt_tasks.lgmt.relations as package
 
     assert doctest.testmod(package).failed == 0

@@ -7,10 +7,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lgmt_tasks.lgmt.relations import RELATIONS, Case
+from lgmt_tasks.lgmt.relations.check import structural_problem
 from lgmt_tasks.logic.parse import parse
 from lgmt_tasks.logic.printer import show
-from lgmt_tasks.relations import RELATIONS, Case
-from lgmt_tasks.relations.check import structural_problem
 from tests.fol_strategies import formulas
 
 cases = st.builds(

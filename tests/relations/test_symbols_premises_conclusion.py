@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from lgmt_tasks.lgmt.relations import RELATIONS
+from lgmt_tasks.lgmt.relations.symbols import fresh_name_lists
 from lgmt_tasks.logic.parse import parse
 from lgmt_tasks.logic.syntax import And, signature
-from lgmt_tasks.relations import RELATIONS
-from lgmt_tasks.relations.symbols import fresh_name_lists
 from tests.relations.helpers import apply, case, outcomes
 
 ZOO = case(

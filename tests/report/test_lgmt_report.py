@@ -26,9 +26,9 @@ from PIL import Image
 
 from lgmt_tasks import __version__
 from lgmt_tasks.cli import main
+from lgmt_tasks.lgmt.report import suite_report
 from lgmt_tasks.report.eval_report import eval_report
 from lgmt_tasks.report.leaderboard import LEADERBOARD_COLUMNS, lm_eval_rows
-from lgmt_tasks.report.lgmt import suite_report
 from lgmt_tasks.report.suites import group_by_suite, suite_report_function
 from lgmt_tasks.solvers.prompts import system_prompt
 
@@ -122,9 +122,9 @@ class Script:
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    from lgmt_tasks.builders.lgmt import LgmtConfig, build_lgmt
-    from lgmt_tasks.builders.lgmt_card import write_lgmt_repo
-    from lgmt_tasks.tasks.lgmt import lgmt
+    from lgmt_tasks.lgmt.build import LgmtConfig, build_lgmt
+    from lgmt_tasks.lgmt.card import write_lgmt_repo
+    from lgmt_tasks.lgmt.task import lgmt
 
     root = tmp_path_factory.mktemp("lgmt-report")
     folder = root / "dataset"

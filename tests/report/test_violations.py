@@ -18,7 +18,7 @@ from inspect_ai import eval
 from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
 
 from lgmt_tasks.cli import main
-from lgmt_tasks.report.violations import (
+from lgmt_tasks.lgmt.violations import (
     CSV_COLUMNS,
     REVIEW_COLUMNS,
     VIOLATIONS_CSV,
@@ -63,7 +63,7 @@ def scripted_log(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[s
     root = tmp_path_factory.mktemp("violations")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("LGMT_CACHE_DIR", str(root / "cache"))
-        from lgmt_tasks.tasks.lgmt import mr_c
+        from lgmt_tasks.lgmt.task import mr_c
 
         task = mr_c(per_mr=3)
     samples = sorted(task.dataset, key=lambda s: str(s.id))

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from lgmt_tasks.lgmt.relations import RELATIONS
 from lgmt_tasks.logic.lexicon import natural_template
 from lgmt_tasks.logic.prover import Undecided, entails, satisfiable
 from lgmt_tasks.logic.syntax import (
@@ -31,8 +32,7 @@ from lgmt_tasks.logic.syntax import (
     signature,
     subformulas,
 )
-from lgmt_tasks.relations import RELATIONS
-from lgmt_tasks.relations.case import Case
+from lgmt_tasks.sources.case import Case
 from lgmt_tasks.sources.generated import (
     LABELS,
     GenerationReport,

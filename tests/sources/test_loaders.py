@@ -13,8 +13,8 @@ import pytest
 from lgmt_tasks.logic.parse import parse
 from lgmt_tasks.logic.prover import Label, entailment, satisfiable
 from lgmt_tasks.logic.syntax import is_sentence, signature
-from lgmt_tasks.relations.case import Case
 from lgmt_tasks.sources import folio, logicnli, proverqa
+from lgmt_tasks.sources.case import Case
 from lgmt_tasks.sources.common import (
     SKIP_FREE_VARIABLE,
     SKIP_LABEL,

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from lgmt_tasks.builders.divlogiceval_english import load_pool
-from lgmt_tasks.builders.lgmt import LgmtConfig, build_lgmt
+from lgmt_tasks.divlogiceval.english import load_pool
+from lgmt_tasks.lgmt.build import LgmtConfig, build_lgmt
 from lgmt_tasks.sources.common import (
     SKIP_INVALID_JSON,
     SKIP_LAYOUT,

@@ -16,9 +16,9 @@ from lm_eval.tasks import TaskManager
 import lgmt_tasks.task_configs as task_configs
 from lgmt_tasks.scorers.pairwise import RATE_NAMES
 from lgmt_tasks.solvers.prompts import render_user_prompt, system_prompt
-from lgmt_tasks.task_configs import lgmt_utils
+from lgmt_tasks.task_configs.lgmt import utils as lgmt_utils
 from lgmt_tasks.task_configs.lgmt import _generate
-from lgmt_tasks.task_configs.lgmt_utils import ANSWER_CUE, LABELS
+from lgmt_tasks.task_configs.lgmt.utils import ANSWER_CUE, LABELS
 
 CONFIGS = Path(task_configs.__file__).parent
 SUITES = ("mr_e", "mr_s", "mr_p", "mr_c")
@@ -32,8 +32,8 @@ GROUPS = {"lgmt", "lgmt_loglik"}
 @pytest.fixture(scope="module")
 def built_dataset(tmp_path_factory: pytest.TempPathFactory) -> str:
     """One small build of all 20 relations, as `lgmt build` writes it; every task reads its relations from it."""
-    from lgmt_tasks.builders.lgmt import LgmtConfig, build_lgmt
-    from lgmt_tasks.builders.lgmt_card import write_lgmt_repo
+    from lgmt_tasks.lgmt.build import LgmtConfig, build_lgmt
+    from lgmt_tasks.lgmt.card import write_lgmt_repo
 
     out = tmp_path_factory.mktemp("lgmt") / "repo"
     write_lgmt_repo(build_lgmt(LgmtConfig(per_mr=1, seed=0)), out)
@@ -143,7 +143,7 @@ def test_generated_yamls_are_current():
 
 def test_member_prompts_match_the_inspect_task(built_dataset):
     from lgmt_tasks.hub.repo import load_dataset_repo
-    from lgmt_tasks.tasks.lgmt import record_to_sample
+    from lgmt_tasks.lgmt.task import record_to_sample
 
     rows = load_dataset_repo(built_dataset)
     for row in rows.select(range(5)):

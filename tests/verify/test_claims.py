@@ -6,15 +6,12 @@ from typing import Any
 
 import pytest
 
+from lgmt_tasks.divlogiceval.claims import row_claims as divlogiceval_claims
+from lgmt_tasks.lgmt.claims import row_claims as lgmt_claims
+from lgmt_tasks.logicasker.claims import row_claims as logicasker_claims
+from lgmt_tasks.suites import SUITES, suite
 from lgmt_tasks.verify.check import ClaimChecker, Outcome
-from lgmt_tasks.verify.claims import (
-    SUITES,
-    check_columns,
-    detect_suite,
-    divlogiceval_claims,
-    lgmt_claims,
-    logicasker_claims,
-)
+from lgmt_tasks.verify.claims import check_columns, detect_suite
 from lgmt_tasks.verify.provers import get_prover
 
 
@@ -101,9 +98,9 @@ def test_divlogiceval_claims_follow_the_question_type() -> None:
 
 
 def test_suites_are_recognised_by_their_columns() -> None:
-    for name, suite in SUITES.items():
-        assert detect_suite([*suite.columns, "id"]) == name
+    for entry in SUITES:
+        assert detect_suite([*entry.columns, "id"]) == entry.name
     with pytest.raises(ValueError, match="no suite"):
         detect_suite(["id", "text"])
     with pytest.raises(ValueError, match="rules_fol"):
-        check_columns("qmfol", list(SUITES["lgmt"].columns))
+        check_columns("qmfol", list(suite("lgmt").columns))

@@ -1,0 +1,163 @@
+"""`lgmt report`: tables from Inspect logs, paper tables and plots per suite, a leaderboard, eval reports.
+
+Also: leaderboard rows from lm-eval results files, and seeded samples of reported violations for manual review.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+
+class SampleSize(click.ParamType):
+    """A sample size: a whole number, or `cochran` (the default when the option is given without a value)."""
+
+    name = "N|cochran"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int | str:
+        """Return the size as an int, or the string `cochran`; fail with a message naming both forms."""
+        if isinstance(value, int) or str(value).lower() == "cochran":
+            return value if isinstance(value, int) else "cochran"
+        try:
+            size = int(value)
+        except ValueError:
+            self.fail(f"{value!r} is not a sample size: give a whole number or 'cochran'", param, ctx)
+        if size < 1:
+            self.fail(f"{size}: the sample size must be at least 1", param, ctx)
+        return size
+
+
+@click.command("report")
+@click.argument("logs", nargs=-1, required=False, type=click.Path(exists=True))
+@click.option("--latest", is_flag=True, help="Only the newest log of each folder.")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Report folder: every suite's paper tables (DIR/<suite>/*.csv|.md) and plots (PNG), "
+              "DIR/leaderboard.csv, DIR/headline.csv|.md, and the index DIR/report.md.")
+@click.option("--lm-eval-results", "lm_eval_results", multiple=True, type=click.Path(exists=True, dir_okay=False),
+              help="An lm-eval results JSON (repeatable): its tasks become leaderboard rows. LOGS may then be "
+              "omitted.")
+@click.option("--eval-report", is_flag=True, help="Print the Markdown evaluation report of each log (model, samples "
+              "run / total, date, the inspect eval command, versions, headline metrics, deviations from the paper).")
+@click.option("--sample-violations", "sample_size", type=SampleSize(), is_flag=False, flag_value="cochran",
+              default=None, help="Instead of tables: export a seeded random sample of N reported violations as CSV "
+              "for manual review (to --out DIR/violations_sample.csv, else standard output). N defaults to "
+              "Cochran's size (95% confidence, 5% margin, finite-population corrected), also as `cochran`.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of --sample-violations.")
+@click.option("--weakness", is_flag=True, help="LogicAsker logs: list the skills with the lowest response accuracy "
+              "(leaves and rules, with counts and 95% Wilson intervals; CSV and Markdown to --out).")
+def report(logs: tuple[str, ...], latest: bool, out: str | None, lm_eval_results: tuple[str, ...],
+           eval_report: bool, sample_size: int | str | None, seed: int, weakness: bool) -> None:
+    """Summarise Inspect logs (files or folders) as metric tables, or sample their violations for review."""
+    if not logs and not lm_eval_results:
+        raise click.UsageError("give Inspect logs (files or folders), or --lm-eval-results FILE")
+    if lm_eval_results and (weakness or eval_report or sample_size is not None):
+        raise click.UsageError("--lm-eval-results makes leaderboard rows; it cannot be combined with --weakness, "
+                               "--eval-report or --sample-violations")
+    if weakness:
+        from lgmt_tasks.logicasker.report import weakness_report
+        from lgmt_tasks.report.headline import log_paths as paths_of
+
+        click.echo(weakness_report(paths_of(logs, latest=latest), out=out))
+        return
+    from inspect_ai.log import read_eval_log
+
+    from lgmt_tasks.report.headline import (
+        breakdown,
+        breakdown_groups,
+        display_table,
+        headline_table,
+        log_metrics,
+        log_paths,
+    )
+
+    paths = log_paths(logs, latest=latest)
+    if logs and not paths:
+        raise click.ClickException(f"no logs found in {', '.join(logs)}")
+    if sample_size is not None:
+        _sample_violations(paths, sample_size, seed, out)
+        return
+    if eval_report:
+        _eval_reports(paths)
+        return
+    if not paths:
+        _lm_eval_only(lm_eval_results, out)
+        return
+    table = headline_table(paths)
+    click.echo(display_table(table).to_markdown(index=False))
+    _lexical_section(paths)
+    if len(paths) == 1:
+        metrics = log_metrics(read_eval_log(paths[0], header_only=True))
+        categories, relations = breakdown_groups(metrics)
+        for title, groups in (("per category", categories), ("per relation", relations)):
+            if groups:
+                click.echo(f"\n{title}:\n" + breakdown(metrics, groups).to_markdown(index=False, floatfmt=".3f"))
+    if out:
+        folder = Path(out)
+        folder.mkdir(parents=True, exist_ok=True)
+        table.to_csv(folder / "headline.csv", index=False)
+        (folder / "headline.md").write_text(display_table(table).to_markdown(index=False) + "\n", encoding="utf-8")
+        _write_report(paths, lm_eval_results, folder)
+
+
+def _write_report(paths: list[str], lm_eval_results: tuple[str, ...], folder: Path) -> None:
+    from lgmt_tasks.report.write import write_report
+
+    written = write_report(paths, list(lm_eval_results), folder)
+    for suite, files in written.files.items():
+        click.echo(f"{suite}: {len(files)} files in {folder / suite}")
+    if written.foreign:
+        click.echo(f"skipped, not our tasks: {', '.join(written.foreign)}", err=True)
+    click.echo(f"leaderboard: {written.leaderboard}\nindex: {written.index}")
+
+
+def _lm_eval_only(lm_eval_results: tuple[str, ...], out: str | None) -> None:
+    """Leaderboard rows of lm-eval results alone: printed, and written to --out when given."""
+    from lgmt_tasks.report.leaderboard import leaderboard
+
+    try:
+        board = leaderboard([], lm_eval_results)
+    except ValueError as error:
+        raise click.ClickException(str(error)) from error
+    if board.empty:
+        raise click.ClickException(f"no lgmt-tasks task in {', '.join(lm_eval_results)}")
+    shown = board.dropna(axis="columns", how="all").drop(columns=["log", "task_args"], errors="ignore")
+    click.echo(shown.to_markdown(index=False, floatfmt=".3f"))
+    if out:
+        _write_report([], lm_eval_results, Path(out))
+
+
+def _eval_reports(paths: list[str]) -> None:
+    from lgmt_tasks.report.eval_report import eval_report
+
+    for i, path in enumerate(paths):
+        try:
+            text = eval_report(path)
+        except ValueError as error:
+            raise click.ClickException(str(error)) from error
+        click.echo(("\n" if i else "") + f"<!-- {path} -->\n" + text, nl=False)
+
+
+def _lexical_section(paths: list[str]) -> None:
+    """With a `lexical` log: its relations next to LGMT's (when an LGMT log is given too) and the noise floor."""
+    from lgmt_tasks.lexical.report import lexical_report, split_logs
+
+    lgmt_logs, lexical_logs = split_logs(paths)
+    if lexical_logs:
+        click.echo("\nlogic-grounded vs lexical relations:\n"
+                   + lexical_report(lexical_logs[0], lgmt_log=lgmt_logs[0] if lgmt_logs else None))
+
+
+def _sample_violations(paths: list[str], sample_size: int | str, seed: int, out: str | None) -> None:
+    from lgmt_tasks.lgmt.violations import export_sample, to_csv_text
+
+    if not paths:
+        raise click.ClickException("no logs found")
+    n = None if sample_size == "cochran" else int(sample_size)
+    found, rows, path = export_sample(paths, n=n, seed=seed, out_dir=out)
+    how = "Cochran's size" if n is None else "requested size"
+    if path is None:
+        click.echo(to_csv_text(rows), nl=False)
+    click.echo(f"{len(rows)} of {found} reported violations sampled ({how}, seed {seed})"
+               + (f"; written to {path}" if path else ""), err=path is None)

@@ -1,0 +1,71 @@
+"""DivLogicEval: logic questions in diverse, counter-intuitive English, with circular evaluation (Chung et al., 2025).
+
+Each sample is one four-option question (3c1e: which option follows; 3e1c: which does not; missing: which option is
+the missing premise) whose answer key is proven by Z3. The model answers all four circular rotations of the options;
+the scorer reports Accuracy (original order), Circular (all four right) and PartialCircular (Eq. 2, or PC_α).
+
+Examples:
+    inspect eval lgmt_tasks/divlogiceval --model openai/gpt-4o-mini
+    inspect eval lgmt_tasks/divlogiceval --model lgmt/smollm2 -T question_type=3e1c -T shots=3 -T per_type=50
+"""
+
+from __future__ import annotations
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset
+
+from lgmt_tasks.divlogiceval.build import DEFAULT_N, DEFAULT_PER_TYPE, build_shots
+from lgmt_tasks.divlogiceval.dataset import QuestionTypeChoice, build_config, load_divlogiceval_rows, record_to_sample
+from lgmt_tasks.scorers.divlogiceval import circular_choice
+from lgmt_tasks.scorers.divlogiceval_metrics import check_alpha
+from lgmt_tasks.solvers.divlogiceval import check_shots, rotations_generate
+from lgmt_tasks.suites import suite
+
+VERSION = suite("divlogiceval").version
+"""Declared once, in the suite registry (`lgmt_tasks.suites`); the lm-eval YAMLs carry the same value."""
+
+
+@task
+def divlogiceval(
+    question_type: QuestionTypeChoice = "all",
+    shots: int = 0,
+    alpha: float = 1.0,
+    per_type: int = DEFAULT_PER_TYPE,
+    seed: int = 0,
+    n: int = DEFAULT_N,
+    pool: str | None = None,
+    dataset: str | None = None,
+    revision: str | None = None,
+) -> Task:
+    """DivLogicEval with circular evaluation: ACC, Circular, PartialCircular, per question type.
+
+    Args:
+        question_type: `3c1e`, `3e1c`, `missing`, or `all` (default).
+        shots: 0 (default) or 3: three solved examples, one per question type, from a seed stream disjoint from the
+            evaluated instances (§4.1).
+        alpha: PC_α's weight of the entropy penalty in [0, 1]; 1 (default) is the paper's PartialCircular.
+        per_type: Instances per question type of the on-the-fly build (the paper's test set: 300).
+        seed: Build seed (the same seed gives the same instances, byte for byte).
+        n: The paper's n: 2..n + 1 propositions per instance.
+        pool: A sentence pool to instantiate variables with (a `.txt` / `.jsonl` file or a dataset with a
+            `sentence` column); default: ours.
+        dataset: A folder written by `lgmt build divlogiceval`, or a Hub dataset id, to evaluate instead of building.
+        revision: Hub revision of `dataset`.
+
+    Returns:
+        The task.
+    """
+    check_shots(shots)
+    check_alpha(alpha)
+    rows = load_divlogiceval_rows(
+        question_type, per_type=per_type, seed=seed, n=n, pool=pool, dataset=dataset, revision=revision
+    )
+    examples = build_shots(build_config(per_type, seed, n, pool), exclude_ids=rows["id"]) if shots else []
+    return Task(
+        dataset=MemoryDataset([record_to_sample(dict(r), examples) for r in rows], name="divlogiceval"),
+        solver=rotations_generate(),
+        scorer=circular_choice(alpha),
+        version=VERSION,
+    )
+
+__all__ = ["divlogiceval"]

@@ -1,0 +1,1 @@
+"""Hub dataset repositories: writing, checking and publishing a suite's folder."""

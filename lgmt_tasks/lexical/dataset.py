@@ -1,0 +1,87 @@
+"""Rows for the `lexical` task: a cached on-the-fly build, or a built / published dataset repository."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import datasets
+from inspect_ai.dataset import Sample
+
+from lgmt_tasks.builders.load import Build, load_selected_rows, where
+from lgmt_tasks.lexical.catalogue import LEXICAL_RELATIONS, NO_PART
+from lgmt_tasks.solvers.prompts import render_user_prompt
+
+
+def load_lexical_rows(
+    mrs: Sequence[str],
+    parts: Sequence[str],
+    source: str = "generated",
+    source_path: str | None = None,
+    per_mr: int = 100,
+    seed: int = 0,
+    dataset: str | None = None,
+    revision: str | None = None,
+) -> datasets.Dataset:
+    """The rows of the relations `mrs` in the parts `parts` (MR-49's groups, part `none`, come with any part).
+
+    With `dataset` (a folder written by `lgmt build lexical`, or a Hub id), that dataset is read with
+    `datasets.load_dataset` at `revision` and the build parameters are ignored. Otherwise the groups are built for
+    the parameters and cached on disk (the same parameters give the same bytes); LLM-based relations are then left
+    pending, for the solver's transformer.
+
+    Raises:
+        ValueError: When no row is left (the message names the selection and where it was looked for).
+    """
+    wanted_mrs, wanted_parts = set(mrs), {*parts, NO_PART}
+
+    def build() -> Build:
+        from lgmt_tasks.lexical.build import BUILD_REVISION, LexicalConfig, build_lexical
+        from lgmt_tasks.lexical.card import write_lexical_repo
+
+        config = LexicalConfig(
+            source=source,
+            source_path=_absolute(source_path),
+            mrs=tuple(mrs),
+            parts=tuple(parts),
+            per_mr=per_mr,
+            seed=seed,
+        )
+
+        def write(out: Path) -> None:
+            build = build_lexical(config)
+            if len(build.dataset) == 0:  # nothing to cache: say why instead of writing an empty repository
+                raise ValueError(f"no lexical groups could be built for {config.key()}: {build.stats.to_dict()}")
+            write_lexical_repo(build, out)
+
+        return Build(config.key(), write, BUILD_REVISION)
+
+    ids = [m for m in LEXICAL_RELATIONS if m in wanted_mrs]
+    return load_selected_rows(
+        "lexical",
+        dataset=dataset,
+        revision=revision,
+        build=build,
+        select=where(("mr", "part"), lambda mr, part: mr in wanted_mrs and part in wanted_parts),
+        selection=f"lexical groups for relations {ids} and parts {sorted(parts)}",
+    )
+
+
+def _absolute(path: str | None) -> str | None:
+    return str(Path(path).resolve()) if path else None
+
+
+def record_to_sample(record: dict[str, Any]) -> Sample:
+    """One lexical group → one Sample: the source prompt as input, the members' prompts in metadata.
+
+    A pending row (an LLM follow-up still to be made) has only the source prompt among its members; the solver adds
+    the follow-up's once the transformer has written it.
+    """
+    source = render_user_prompt(list(record["premises"]), record["conclusion"])
+    members = [source]
+    if not record["pending"]:
+        members.append(render_user_prompt(list(record["followup_premises"]), record["followup_conclusion"]))
+    metadata = {k: v for k, v in record.items() if k not in ("id", "label")}
+    metadata["members"] = members
+    return Sample(id=record["id"], input=source, target=record["label"], metadata=metadata)

@@ -1,0 +1,121 @@
+r"""LLMorph baseline: lexical metamorphic relations on LGMT's source cases (Cho, Ruberto and Terragni, ICSME 2025).
+
+Each sample is one group: a source entailment problem (the same source cases as the LGMT tasks) and a follow-up
+whose English was changed by one of LLMorph's text-level relations (Table II ids: typos, leet, capitalisation, an
+irrelevant sentence, shuffled sentences, or an LLM's synonym substitution, paraphrase, back-translation, voice change
+or negation). The model answers both with LGMT's prompts; the scorer reports LGMT's metrics (MVR, Acc_static,
+Acc_cons, HDR, FUR) and LLMorph's confusion matrix, per relation, with MR-49 (no change) as the noise floor.
+
+Examples:
+    inspect eval lgmt_tasks/lexical --model openai/gpt-4o-mini -T mr=function -T part=premises
+    inspect eval lgmt_tasks/lexical --model lgmt/smollm2 -T mr=MR-51,MR-152 -T part=conclusion \
+        -T transformer_model=lgmt/smollm2 -T per_mr=5
+    inspect eval lgmt_tasks/lexical --model lgmt/smollm2 -T prompting=zero_shot -T prefill=true --max-tokens 8
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset
+from inspect_ai.model import Model
+
+from lgmt_tasks.lexical.catalogue import resolve_mrs, resolve_parts
+from lgmt_tasks.lexical.dataset import load_lexical_rows, record_to_sample
+from lgmt_tasks.scorers.lexical import OUTPUTS, lexical_consistency
+from lgmt_tasks.scorers.lexical_metrics import DIFFERENT_THRESHOLD, EQUIVALENT_THRESHOLD
+from lgmt_tasks.solvers.lexical import lexical_generate
+from lgmt_tasks.solvers.prompts import check_prompting
+from lgmt_tasks.suites import suite
+from lgmt_tasks.vocabulary import SOURCES, Prompting, Source
+
+VERSION = suite("lexical").version
+"""Declared once, in the suite registry (`lgmt_tasks.suites`); the lm-eval YAMLs carry the same value."""
+
+Output = Literal["label", "text"]
+
+
+@task
+def lexical(
+    mr: str | list[str] = "function",
+    part: str | list[str] = "all",
+    source: Source = "generated",
+    source_path: str | None = None,
+    prompting: Prompting = "zero_shot_cot",
+    output: Output = "label",
+    transformer_model: str | Model | None = None,
+    transformer_cache: bool = True,
+    seed: int = 0,
+    per_mr: int = 100,
+    equivalent_threshold: float = EQUIVALENT_THRESHOLD,
+    different_threshold: float = DIFFERENT_THRESHOLD,
+    dataset: str | None = None,
+    revision: str | None = None,
+    prefill: bool = False,
+) -> Task:
+    """LLMorph's lexical relations on LGMT's source cases, scored with LGMT's metrics and LLMorph's confusion matrix.
+
+    Args:
+        mr: Relation ids (Table II), comma-separated or a list (`MR-1,MR-84`, `1,84`), or `function` (the default:
+            every function-based relation), `llm` or `all`.
+        part: What the relations transform: `premises`, `conclusion`, `both`, several (comma-separated), or `all`
+            (the default: each as its own variant). MR-49 has no part and is included whatever this says.
+        source: Source cases, as for LGMT: our generated problems, or folio / proverqa / logicnli from `source_path`.
+        source_path: File or folder of the source records (required unless source=generated).
+        prompting: One of LGMT's four prompting strategies (default zero_shot_cot, as in LGMT).
+        output: `label` (compare the parsed labels) or `text` (compare the completions by sentence-embedding
+            similarity, all-MiniLM-L6-v2, LLMorph's thresholds).
+        transformer_model: The Inspect model that makes the LLM-based follow-ups (MR-8, 51, 120, 136, 152) at eval
+            time; needed only for those relations when `dataset` does not already hold their follow-ups.
+        transformer_cache: Cache transformer calls across epochs and runs, so that every epoch sees the same
+            follow-ups (default true).
+        seed: Build seed (the same seed gives the same groups, and the same source cases as LGMT).
+        per_mr: Groups per relation and part.
+        equivalent_threshold: With output=text, outputs are equivalent iff their similarity is at least this.
+        different_threshold: With output=text, outputs are different iff their similarity is below this.
+        dataset: A folder written by `lgmt build lexical`, or a Hub dataset id, to evaluate instead of building.
+        revision: Hub revision of `dataset`.
+        prefill: Open the answers of the model under test with the JSON the prompting asks for (`{"label": "` or
+            `{"reasoning": "`), as LGMT's `prefill`, so that a small local model answers in format. Not in either
+            paper; off by default. Only with output=label: with output=text the completions are compared as text,
+            and an opening common to both would raise their similarity, so that combination is refused.
+
+    Returns:
+        The task.
+
+    Raises:
+        ValueError: On an invalid value (the message lists the valid ones), on prefill with output=text, or on
+            LLM-based relations without a transformer.
+    """
+    if source not in SOURCES:
+        raise ValueError(f"source={source!r}: expected one of {', '.join(SOURCES)}")
+    if output not in OUTPUTS:
+        raise ValueError(f"output={output!r}: expected one of {', '.join(OUTPUTS)}")
+    if prefill and output != "label":
+        raise ValueError(
+            f"prefill=true with output={output!r}: prefill is for output=label only (with output=text the completions "
+            "are compared by similarity, and the prefilled opening common to both would inflate it); use "
+            "output=label with prefill=true (any prompting), or prefill=false with any output"
+        )
+    check_prompting(prompting)
+    mrs, parts = resolve_mrs(mr), resolve_parts(part)
+    rows = load_lexical_rows(
+        mrs, parts, source=source, source_path=source_path, per_mr=per_mr, seed=seed, dataset=dataset, revision=revision
+    )
+    pending = sorted({r["mr"] for r in rows if r["pending"]})
+    if pending and transformer_model is None:
+        raise ValueError(
+            f"relations {', '.join(pending)} are LLM-based: pass -T transformer_model=<any Inspect model> (e.g. "
+            "lgmt/smollm2), or evaluate a dataset built with `lgmt build lexical --transformer-model M`"
+        )
+    return Task(
+        dataset=MemoryDataset([record_to_sample(dict(r)) for r in rows], name="lexical"),
+        solver=lexical_generate(
+            prompting, transformer=transformer_model if pending else None, cache=transformer_cache, prefill=prefill
+        ),
+        scorer=lexical_consistency(output, equivalent_threshold, different_threshold),
+        version=VERSION,
+    )
+
+__all__ = ["lexical"]

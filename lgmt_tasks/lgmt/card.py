@@ -1,0 +1,165 @@
+"""The Hub repository of an LGMT build: data files, the dataset card, and the build statistics."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from lgmt_tasks import __version__
+from lgmt_tasks.builders.command import changed_options, source_options
+from lgmt_tasks.builders.stats import BuildStats
+from lgmt_tasks.hub.card_text import repo_folder, usage_section
+from lgmt_tasks.hub.repo import CardSpec, write_dataset_repo
+from lgmt_tasks.lgmt.build import LgmtBuild, LgmtConfig
+from lgmt_tasks.sources.licences import SOURCE_LICENCES, licence_name
+from lgmt_tasks.suites import suite
+
+CITATION = suite("lgmt").bibtex
+
+COLUMNS = """| column | meaning |
+|---|---|
+| `id` | stable, content-derived group id |
+| `mr` | relation id (`MR-E1.1`; composed chains `MR-E1.1+MR-C3`) |
+| `category` | `MR-E`, `MR-S`, `MR-P`, `MR-C` (or `composed`) |
+| `direction` | which direction/variant of the law was applied (`forward`, `introduction`, ...) |
+| `source_dataset`, `source_id` | where the source case comes from |
+| `premises`, `premises_fol`, `conclusion`, `conclusion_fol` | the source case (English; FOL in canonical notation) |
+| `label` | the Z3-proven entailment label of the source (and of every follow-up): `True`, `False`, `Unknown` |
+| `followup_*` | the follow-up case |
+| `changed` | what the relation changed (`premise 2`, `conclusion`, `premises`) |
+| `site` | where in the formula the rewrite applied |
+| `translator` | how changed formulas were put into English (`template`: drift-free by construction; `model`: an LLM, \
+each sentence's round trip proven by Z3) |
+| `realised_premises`, `realised_conclusion` | follow-up sentences written by the translator |
+| `extra_followups` | further follow-ups of the same source (when built with `--followups k`) |"""
+
+
+def build_command(config: LgmtConfig, out: str, translation: Mapping[str, Any] | None = None) -> str:
+    """The `lgmt build` command that reproduces a config (and the model translation, if one was run)."""
+    default = LgmtConfig()
+    parts = ["lgmt", "build", "lgmt", *source_options(config.source, config.source_path, config.mrs, default.mrs)]
+    parts += changed_options(
+        [
+            ("--per-mr", config.per_mr, default.per_mr),
+            ("--followups", config.followups, default.followups),
+            ("--compose", config.compose, default.compose),
+            ("--names", config.names, default.names),
+            ("--direction", config.direction, default.direction),
+            ("--generated-cases", config.generated_cases, default.generated_cases),
+            ("--timeout-ms", config.timeout_ms, default.timeout_ms),
+        ]
+    )
+    if translation:
+        parts += [
+            "--translator",
+            "model",
+            "--translator-model",
+            str(translation["model"]),
+            "--translation-attempts",
+            str(translation["attempts"]),
+        ]
+    parts += ["--seed", str(config.seed), "--out", out]
+    return shlex.join(parts)
+
+
+def translation_text(stats: BuildStats) -> str:
+    """A paragraph on the model translation (`builders.translate`), empty for a template build.
+
+    Rows `translation` of the statistics count groups, rows `translation attempts` count round trips.
+    """
+    notes = stats.notes.get("translation")
+    if not notes:
+        return ""
+    attempts: Mapping[str, int] = stats.counts.get("translation attempts", {})
+    failures = (
+        ", ".join(
+            f"{reason}: {attempts[reason]}"
+            for reason in sorted(attempts)
+            if reason not in ("candidates", "tried", "proven", "model calls")
+        )
+        or "none"
+    )
+    return (
+        f"English of transformed formulas: model `{notes['model']}` with the paper's translation prompt "
+        f"(Appendix C.2), every sentence checked by a round trip (back to FOL, proven equivalent by Z3), at most "
+        f"{notes['attempts']} attempts per sentence; groups with a sentence that never passed were dropped "
+        f"(rows `translation` and `translation attempts` below). Failed attempts by reason: {failures}."
+    )
+
+
+def card_body(build: LgmtBuild, out: str) -> str:
+    """The Markdown body of the card."""
+    cfg = build.config
+    licence_text = SOURCE_LICENCES[cfg.source][1]
+    stats = build.stats
+    pool = stats.notes.get("candidate_pool", 0)
+    return f"""# LGMT metamorphic groups ({cfg.source})
+
+Logic-grounded metamorphic test groups for LLM reasoning, built by
+[lgmt-tasks](https://pypi.org/project/lgmt-tasks/) {__version__}. Each row is one metamorphic group: a source
+entailment problem (premises, conclusion) and a follow-up obtained by one of LGMT's 20 FOL-grounded relations
+(logical-equivalence rewrites, symbol renaming, premise and conclusion transformations). A model that reasons
+reliably gives the same True/False/Unknown answer to both; a difference is a metamorphic violation.
+
+Every label and every follow-up is proven by the Z3 prover: formula rewrites by equivalence of the rewritten
+formula with the original, all other relations by an unchanged entailment label. Items the prover could not
+decide in {cfg.timeout_ms} ms were dropped and are counted below.
+
+## How it was built
+
+```
+{build_command(cfg, out, stats.notes.get("translation"))}
+```
+
+{translation_text(stats)}
+
+Version {__version__}, seed {cfg.seed}. {stats.notes.get("groups", 0)} groups from a candidate pool of {pool}
+applicable (source case, relation) pairs.
+
+### Build statistics
+
+{stats.to_markdown(["candidates", "tried", "proven"])}
+
+## Columns
+
+{COLUMNS}
+
+{usage_section(
+    ["lgmt", "mr_e", "mr_e1", "mr_e2", "mr_s", "mr_p", "mr_c"],
+    ["lgmt", "lgmt_mr_e", "lgmt_mr_s", "lgmt_mr_p", "lgmt_mr_c", "lgmt_loglik"],
+    out,
+    "Each Inspect task keeps the rows of its relations; `-T prompting=` picks the paper's prompting.",
+)}
+
+## Licence
+
+{licence_text}
+
+## Citation
+
+```bibtex
+{CITATION}
+```
+"""
+
+
+def write_lgmt_repo(build: LgmtBuild, out_dir: str | Path) -> Path:
+    """Write the build as a Hub dataset repository (`datasets.load_dataset(out_dir)` reads it back).
+
+    The card names `datasets/lgmt`, not `out_dir`, so the folder's bytes do not depend on where it was written.
+    """
+    out = repo_folder("lgmt")
+    licence = SOURCE_LICENCES[build.config.source][0]
+    card = CardSpec(
+        pretty_name=f"LGMT metamorphic groups ({build.config.source})",
+        license=licence,
+        body=card_body(build, out),
+        extra={"source_datasets": [build.config.source], **licence_name(build.config.source)},
+    )
+    stats = json.dumps({"config": build.config.key(), **build.stats.to_dict()}, indent=2, sort_keys=True, default=str)
+    return write_dataset_repo(
+        out_dir, {"default": {"test": build.dataset}}, card, extra_files={"build_stats.json": stats + "\n"}
+    )

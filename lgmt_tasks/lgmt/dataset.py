@@ -1,0 +1,96 @@
+"""Rows for the LGMT tasks: a cached on-the-fly build, or a built / published dataset repository."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import datasets
+from inspect_ai.dataset import Sample
+
+from lgmt_tasks.builders.load import Build, load_selected_rows, where
+from lgmt_tasks.lgmt.relations import RELATIONS
+from lgmt_tasks.solvers.prompts import render_user_prompt
+
+_E1 = tuple(m for m in RELATIONS if m.startswith("MR-E1."))
+_E2 = tuple(m for m in RELATIONS if m.startswith("MR-E2."))
+
+MR_SETS: dict[str, tuple[str, ...]] = {
+    "mr_e": _E1 + _E2,
+    "mr_e1": _E1,
+    "mr_e2": _E2,
+    "mr_s": tuple(m for m in RELATIONS if m.startswith("MR-S")),
+    "mr_p": tuple(m for m in RELATIONS if m.startswith("MR-P")),
+    "mr_c": tuple(m for m in RELATIONS if m.startswith("MR-C")),
+    "lgmt": tuple(RELATIONS),
+}
+
+TRANSLATORS = ("template", "model")
+
+
+def first_relation(mr: str) -> str:
+    """The relation a group belongs to (the first link of a composed chain `MR-E1.1+MR-C3`)."""
+    return mr.split("+", 1)[0]
+
+
+def load_lgmt_rows(
+    mrs: tuple[str, ...],
+    source: str = "generated",
+    source_path: str | None = None,
+    per_mr: int = 200,
+    seed: int = 0,
+    followups: int = 1,
+    compose: int = 0,
+    translator: str = "template",
+    names: str = "abstract",
+    dataset: str | None = None,
+    revision: str | None = None,
+) -> datasets.Dataset:
+    """The rows of the relations `mrs`.
+
+    With `dataset` (a folder written by `lgmt build`, or a Hub id), that dataset is read with
+    `datasets.load_dataset` at `revision` and the build parameters are ignored. Otherwise the groups are built
+    for the parameters (cached on disk: the same parameters give the same bytes).
+
+    Raises:
+        ValueError: On an unknown translator or when no row is left.
+    """
+    if translator not in TRANSLATORS:
+        raise ValueError(f"translator={translator!r}: expected one of {', '.join(TRANSLATORS)}")
+    wanted = set(mrs)
+
+    def build() -> Build:
+        from lgmt_tasks.lgmt.build import BUILD_REVISION, LgmtConfig, build_lgmt
+        from lgmt_tasks.lgmt.card import write_lgmt_repo
+
+        config = LgmtConfig(source=source, source_path=_absolute(source_path), mrs=mrs, per_mr=per_mr, seed=seed,
+                            followups=followups, compose=compose, names=names)
+        if translator == "model":
+            raise ValueError("translator='model' needs a model: build with `lgmt build lgmt --translator model "
+                             "--translator-model M` and pass the folder as -T dataset=...")
+        return Build(config.key(), lambda out: write_lgmt_repo(build_lgmt(config), out), BUILD_REVISION)
+
+    return load_selected_rows(
+        "lgmt",
+        dataset=dataset,
+        revision=revision,
+        build=build,
+        select=where(("mr",), lambda mr: first_relation(mr) in wanted),
+        selection=f"LGMT groups for relations {sorted(wanted)}",
+    )
+
+
+def _absolute(path: str | None) -> str | None:
+    return str(Path(path).resolve()) if path else None
+
+
+def record_to_sample(record: dict[str, Any]) -> Sample:
+    """One metamorphic group → one Sample: the source prompt as input, every member's prompt in metadata."""
+    members = [
+        render_user_prompt(list(record["premises"]), record["conclusion"]),
+        render_user_prompt(list(record["followup_premises"]), record["followup_conclusion"]),
+        *(render_user_prompt(list(e["premises"]), e["conclusion"]) for e in record["extra_followups"]),
+    ]
+    metadata = {k: v for k, v in record.items() if k not in ("id", "label")}
+    metadata["members"] = members
+    return Sample(id=record["id"], input=members[0], target=record["label"], metadata=metadata)

@@ -1,0 +1,97 @@
+"""Rows for the LogicAsker task: a cached on-the-fly build, or a built / published dataset repository."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import datasets
+from inspect_ai.dataset import Sample
+
+from lgmt_tasks.builders.load import Build, load_selected_rows, where
+from lgmt_tasks.logicasker.build import DEFAULT_PER_SKILL, LogicAskerConfig, parse_lengths
+from lgmt_tasks.logicasker.catalogue import get_skill, select
+
+DEFAULT_LENGTHS: tuple[int, ...] = (1,)
+"""Chain lengths built when none is given (the paper's per-skill experiment tests single rule applications)."""
+
+
+def load_logicasker_rows(
+    logic: str | Sequence[str] | None = None,
+    category: str | Sequence[str] | None = None,
+    rule: str | Sequence[str] | None = None,
+    length: int | str | Sequence[int] | None = None,
+    per_skill: int = DEFAULT_PER_SKILL,
+    seed: int = 0,
+    dataset: str | None = None,
+    revision: str | None = None,
+) -> datasets.Dataset:
+    """The LogicAsker rows of the selected skills and lengths.
+
+    With `dataset` (a folder written by `lgmt build logicasker`, or a Hub id), that dataset is read with
+    `datasets.load_dataset` at `revision` and filtered by the selection (`length` None keeps every length;
+    `per_skill` and `seed` are ignored). Otherwise the tests are built for the parameters (cached on disk: the same
+    parameters give the same bytes); `length` None builds length 1.
+
+    Args:
+        logic: `propositional`, `predicate`, a list, or a comma-separated string; None for both.
+        category: `inference`, `equivalence`, `fallacy` (or several); None for all.
+        rule: Rule names, ids or aliases (a list or a comma-separated string); None for all.
+        length: Chain lengths: `3`, `"1..7"`, `"1,3,5,7"`.
+        per_skill: Tests per skill and length (built datasets only).
+        seed: Build seed.
+        dataset: A dataset repository folder or Hub id to read instead of building.
+        revision: Hub revision of `dataset`.
+
+    Returns:
+        The rows.
+
+    Raises:
+        ValueError: On an invalid selection, or when no row is left.
+    """
+    skills = select(logic, category, rule)
+    if not skills:
+        raise ValueError(f"no LogicAsker skill matches logic={logic!r}, category={category!r}, rule={rule!r}")
+    lengths = parse_lengths(length) if length is not None else None
+    names = {s.name for s in skills}
+
+    def build() -> Build:
+        from lgmt_tasks.logicasker.build import BUILD_REVISION, build_logicasker
+        from lgmt_tasks.logicasker.card import write_logicasker_repo
+
+        config = LogicAskerConfig(
+            logic=_tuple(logic),
+            category=_tuple(category),
+            rules=_tuple(rule),
+            lengths=lengths or DEFAULT_LENGTHS,
+            per_skill=per_skill,
+            seed=seed,
+        )
+        return Build(config.key(), lambda out: write_logicasker_repo(build_logicasker(config), out), BUILD_REVISION)
+
+    return load_selected_rows(
+        "logicasker",
+        dataset=dataset,
+        revision=revision,
+        build=build,
+        select=where(("rule", "length"), lambda name, n: name in names and (lengths is None or n in lengths)),
+        selection=f"LogicAsker tests for {len(names)} selected rule(s) at lengths {lengths}",
+    )
+
+
+def _tuple(value: str | Sequence[str] | None) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return tuple(v.strip() for v in value.split(",") if v.strip())
+    return tuple(value)
+
+
+def record_to_sample(record: dict[str, Any]) -> Sample:
+    """One test → one Sample: the question as input, the proven answer as target, the rule tree in metadata.
+
+    The metadata adds `skill`, the rule's id (`universal_modus_ponens`), which names the per-skill metrics.
+    """
+    metadata = {k: v for k, v in record.items() if k not in ("id", "question", "answer")}
+    metadata["skill"] = get_skill(record["rule"]).id
+    return Sample(id=record["id"], input=record["question"], target=record["answer"], metadata=metadata)

@@ -1,0 +1,159 @@
+"""Rows for the QMFOL task: a cached on-the-fly build of a (small) grid, or a built / published dataset repository."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import datasets
+from inspect_ai.dataset import Sample
+
+from lgmt_tasks.builders.load import Build, load_selected_rows, where
+from lgmt_tasks.qmfol.construction import LABELS
+from lgmt_tasks.qmfol.english import TOPICS
+from lgmt_tasks.solvers.qmfol import render_prompt
+
+T = TypeVar("T")
+
+TASK_DEPTHS: tuple[int, ...] = (5, 10)
+TASK_WIDTHS: tuple[int, ...] = (5, 10)
+TASK_DISTRACTORS: tuple[int, ...] = (0, 10)
+"""The default on-the-fly grid of the task: 2 depths × 2 widths × 2 distractor levels × 3 labels × 4 topics × one
+seed = 96 tasks, built in about two seconds. The paper's full grid is `lgmt build qmfol` (2,880 tasks); pass its
+folder as `-T dataset=...`, or ask for more with `-T depth=[5,10,15,20] -T per_config=3`."""
+
+Values = int | str | Sequence[int] | Sequence[str] | None
+"""What a multi-valued parameter accepts: one value, a list (`-T depth=[5,10]`), or a string `"5,10"` / `"5 10"`."""
+
+
+def values(name: str, given: Values, cast: Callable[[str], T]) -> tuple[T, ...] | None:
+    """Normalise a multi-valued task parameter; None stays None (meaning: the default, or everything in a dataset).
+
+    Args:
+        name: The parameter's name (for the error message).
+        given: The value as Inspect passes it from `-T`.
+        cast: `int` or `str`.
+
+    Returns:
+        The values in the order given, or None.
+
+    Raises:
+        ValueError: If a value cannot be cast, or nothing is given.
+    """
+    if given is None:
+        return None
+    items: list[Any] = (
+        re.split(r"[,\s]+", given.strip())
+        if isinstance(given, str)
+        else ([given] if isinstance(given, int) else list(given))
+    )
+    items = [i for i in items if i != ""]
+    if not items:
+        raise ValueError(f"{name}: at least one value is needed")
+    try:
+        return tuple(cast(str(i)) for i in items)
+    except ValueError:
+        raise ValueError(f"{name}={given!r}: expected {cast.__name__} values") from None
+
+
+def load_qmfol_rows(
+    depth: Values = None,
+    width: Values = None,
+    distractors: Values = None,
+    topic: Values = None,
+    label: Values = None,
+    seed: int | None = None,
+    per_config: int | None = None,
+    dataset: str | None = None,
+    revision: str | None = None,
+) -> datasets.Dataset:
+    """The QMFOL rows of a (sub-)grid.
+
+    With `dataset` (a folder written by `lgmt build qmfol`, or a Hub id at `revision`), its rows are read and
+    filtered by the parameters that are given (None: no filter; `seed` and `per_config` select the seeds
+    `seed … seed + per_config − 1`). Otherwise the grid is built (cached on disk: the same parameters give the same
+    bytes), with defaults `TASK_DEPTHS`, `TASK_WIDTHS`, `TASK_DISTRACTORS`, every label and topic, seed 0 and one seed
+    per configuration.
+
+    Raises:
+        ValueError: On an invalid value (the message lists the valid ones) or when no row is left.
+    """
+    depths = values("depth", depth, int)
+    widths = values("width", width, int)
+    counts = values("distractors", distractors, int)
+    topics = values("topic", topic, str)
+    labels = values("label", label, str)
+    for name, given, valid in (("topic", topics, TOPICS), ("label", labels, LABELS)):
+        unknown = sorted(set(given or ()) - set(valid))
+        if unknown:
+            raise ValueError(f"{name}: unknown value(s) {unknown}; expected among {', '.join(valid)}")
+    if per_config is not None and per_config < 1:
+        raise ValueError(f"per_config={per_config}: must be at least 1")
+    # A dataset is filtered by the parameters given; a build is made of exactly them, so all its rows are kept.
+    active = _constraints(depths, widths, counts, topics, labels, seed, per_config) if dataset is not None else {}
+    allowed = list(active.values())
+
+    def build() -> Build:
+        from lgmt_tasks.qmfol.build import BUILD_REVISION, QmfolConfig, build_qmfol
+        from lgmt_tasks.qmfol.card import write_qmfol_repo
+
+        config = QmfolConfig(
+            depths=depths or TASK_DEPTHS,
+            widths=widths or TASK_WIDTHS,
+            distractors=counts or TASK_DISTRACTORS,
+            labels=labels or LABELS,
+            topics=topics or TOPICS,
+            seeds=per_config or 1,
+            seed=seed or 0,
+        )
+        return Build(config.key(), lambda out: write_qmfol_repo(build_qmfol(config), out), BUILD_REVISION)
+
+    return load_selected_rows(
+        "qmfol",
+        dataset=dataset,
+        revision=revision,
+        build=build,
+        select=where(tuple(active), lambda *row: all(v in values for v, values in zip(row, allowed, strict=True))),
+        selection="QMFOL tasks for the requested parameters" + _described(active),
+    )
+
+
+def _constraints(
+    depths: tuple[int, ...] | None,
+    widths: tuple[int, ...] | None,
+    counts: tuple[int, ...] | None,
+    topics: tuple[str, ...] | None,
+    labels: tuple[str, ...] | None,
+    seed: int | None,
+    per_config: int | None,
+) -> dict[str, set[Any]]:
+    """The allowed values of each column a dataset is filtered on (a parameter not given filters nothing)."""
+    seeds = None if seed is None and per_config is None else set(range(seed or 0, (seed or 0) + (per_config or 1)))
+    wanted: dict[str, set[Any] | None] = {
+        "depth": set(depths) if depths else None,
+        "width": set(widths) if widths else None,
+        "distractors": set(counts) if counts else None,
+        "topic": set(topics) if topics else None,
+        "label": set(labels) if labels else None,
+        "seed": seeds,
+    }
+    return {column: values for column, values in wanted.items() if values is not None}
+
+
+def _described(active: dict[str, set[Any]]) -> str:
+    """` (depth in [5], seed in [0, 1])`, or nothing when no column is filtered."""
+    return f" ({', '.join(f'{column} in {sorted(values)}' for column, values in active.items())})" if active else ""
+
+
+def record_to_sample(record: dict[str, Any], padding_tokens: int = 0) -> Sample:
+    """One QMFOL row → one Sample: the prompt as input, the proven label as target, the row in metadata.
+
+    The metadata adds the breakdown keys of the scorer: `depth_width` (`d5_w10`) and `distractor_level` (`D5`).
+    """
+    metadata = {k: v for k, v in record.items() if k != "id"}
+    metadata["depth_width"] = f"d{record['depth']}_w{record['width']}"
+    metadata["distractor_level"] = f"D{record['distractors']}"
+    metadata["padding_tokens"] = padding_tokens
+    prompt = render_prompt(list(record["premises"]), record["conclusion"], padding_tokens)
+    return Sample(id=record["id"], input=prompt, target=record["label"], metadata=metadata)

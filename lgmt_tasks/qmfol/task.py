@@ -1,0 +1,94 @@
+"""QMFOL: monadic first-order logic reasoning with controlled depth, width, label and distractors (Zheng et al., 2026).
+
+Each sample is one task: shuffled premises (rules, distractor rules, facts) and a conclusion the model labels True,
+False or Unknown. Every label is proven by Z3; the English is read back to its formulas. The scorer reports
+accuracy, label-wise F1 and macro-F1, the answer distribution per gold label, the unparsed rate, and accuracy by
+depth × width, distractors, topic and label.
+
+Examples:
+    inspect eval lgmt_tasks/qmfol --model openai/gpt-4o-mini
+    inspect eval lgmt_tasks/qmfol --model lgmt/smollm2 -T depth=5 -T width=5 -T distractors=[0,20] --limit 24
+    inspect eval lgmt_tasks/qmfol --model openai/gpt-4o -T dataset=datasets/qmfol
+    inspect eval lgmt_tasks/qmfol --model openai/gpt-4o -T distractors=0 -T padding_tokens=600
+    inspect eval lgmt_tasks/qmfol --model lgmt/smollm2 -T prefill=true --max-tokens 8 --limit 20
+"""
+
+from __future__ import annotations
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset
+
+from lgmt_tasks.qmfol.dataset import Values, load_qmfol_rows, record_to_sample
+from lgmt_tasks.scorers.qmfol import qmfol_scorer
+from lgmt_tasks.solvers.qmfol import qmfol_generate
+from lgmt_tasks.suites import suite
+
+VERSION = suite("qmfol").version
+"""Declared once, in the suite registry (`lgmt_tasks.suites`); the lm-eval YAMLs carry the same value."""
+
+
+@task
+def qmfol(
+    depth: Values = None,
+    width: Values = None,
+    distractors: Values = None,
+    topic: Values = None,
+    label: Values = None,
+    seed: int | None = None,
+    per_config: int | None = None,
+    padding_tokens: int = 0,
+    dataset: str | None = None,
+    revision: str | None = None,
+    prefill: bool = False,
+) -> Task:
+    """QMFOL tasks of a (sub-)grid, built on the fly or read from a built dataset.
+
+    Multi-valued parameters take one value (`-T depth=5`), a list (`-T depth=[5,10]`) or a string
+    (`-T depth="5,10"`). Without `dataset`, the default grid is depth 5 and 10, width 5 and 10, 0 and 10
+    distractors, all labels and topics, one seed (96 tasks); with `dataset`, the default is every row.
+
+    Args:
+        depth: Reasoning depths D (the paper: 5, 10, 15, 20).
+        width: Reasoning widths W (the paper: 5, 10, 15, 20).
+        distractors: Numbers of distractor rules (the paper: 0, 5, 10, 15, 20).
+        topic: Topics: Food, Animal, University, Mathematics.
+        label: Gold labels: True, False, Unknown.
+        seed: First task seed (default 0).
+        per_config: Seeds per configuration (the paper: 3; default 1).
+        padding_tokens: Neutral filler words appended after the premises, for the length ablation of §4.2.2; only
+            for tasks without distractors (pass `-T distractors=0`).
+        dataset: A folder written by `lgmt build qmfol`, or a Hub dataset id, to evaluate instead of building.
+        revision: Hub revision of `dataset`.
+        prefill: Open the assistant turn with `{"label": "` (the JSON the prompt asks for), so that a small local
+            model answers in format; the model then answers without reasoning first. Not in the paper; off by
+            default. Needs a provider that continues a trailing assistant message (e.g. `lgmt/smollm2`).
+
+    Returns:
+        The task.
+    """
+    if padding_tokens < 0:
+        raise ValueError(f"padding_tokens={padding_tokens}: must be at least 0")
+    rows = load_qmfol_rows(
+        depth=depth,
+        width=width,
+        distractors=distractors,
+        topic=topic,
+        label=label,
+        seed=seed,
+        per_config=per_config,
+        dataset=dataset,
+        revision=revision,
+    )
+    if padding_tokens and any(n > 0 for n in rows["distractors"]):
+        raise ValueError(
+            "padding_tokens is the length control for tasks without distractors (§4.2.2): pass -T distractors=0, "
+            f"or drop padding_tokens (the selection has distractor counts {sorted(set(rows['distractors']))})"
+        )
+    return Task(
+        dataset=MemoryDataset([record_to_sample(dict(r), padding_tokens) for r in rows], name="qmfol"),
+        solver=qmfol_generate(prefill),
+        scorer=qmfol_scorer(),
+        version=VERSION,
+    )
+
+__all__ = ["qmfol"]

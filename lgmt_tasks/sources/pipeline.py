@@ -1,0 +1,137 @@
+"""The source stage LGMT and the lexical suite share: load a source's cases, prove their labels, order them.
+
+Both suites start from the same proven source cases (so that the lexical baseline and LGMT are measured on the same
+problems), so this stage is written once here. Its unit functions (`_generate_run`, `_prove_run`) run in the
+builders' worker processes (`lgmt_tasks.builders.parallel`); the order and the counts do not depend on the number
+of processes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from lgmt_tasks.builders.parallel import SERIAL, Workers, split
+from lgmt_tasks.builders.stats import BuildStats
+from lgmt_tasks.ids import derived_seed
+from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS, Contradictory, Label, Undecided, entailment
+from lgmt_tasks.sources.case import Case
+
+SOURCE_STAGE_REVISION = 2
+"""Bump when this stage's output changes: both suites' build revisions include it, so their caches are renewed."""
+
+
+@dataclass(frozen=True)
+class SourceConfig:
+    """Where source cases come from.
+
+    Attributes:
+        source: `generated`, `folio`, `proverqa` or `logicnli`.
+        source_path: File or folder of the source records (required except for `generated`).
+        seed: Seed of the generated source and of the candidate order.
+        generated_cases: Number of generated cases (for `source="generated"`).
+        timeout_ms: Z3 limit per query.
+    """
+
+    source: str = "generated"
+    source_path: str | None = None
+    seed: int = 0
+    generated_cases: int = 300
+    timeout_ms: int = DEFAULT_TIMEOUT_MS
+
+
+def load_source_cases(config: SourceConfig, stats: BuildStats, workers: Workers = SERIAL) -> list[Case]:
+    """Source cases for the configured source, with skipped records counted under bucket `source`.
+
+    Generated cases are drawn in runs of indices by `workers` (case `i` depends only on the seed and `i`).
+    """
+    if config.source == "generated":
+        from lgmt_tasks.sources.generated import GenerationReport
+
+        runs = split(range(config.generated_cases), workers.runs(config.generated_cases))
+        jobs = [(run[0], len(run), config.seed, config.timeout_ms) for run in runs]
+        gen_report = GenerationReport(requested=0, seed=config.seed)
+        cases: list[Case] = []
+        for part, part_report in workers.map(_generate_run, jobs):
+            cases.extend(part)
+            gen_report.merge(part_report)
+        stats.notes["source_report"] = _report_dict(gen_report)
+        return cases
+    from lgmt_tasks.sources.common import load_source
+
+    assert config.source_path is not None
+    cases, report = load_source(config.source, config.source_path)  # type: ignore[arg-type]
+    stats.count("source", "records", report.records)
+    stats.count("source", "loaded", report.loaded)
+    for reason, n in report.skipped.items():
+        stats.drop("source", reason, n, ids=[d.id for d in report.details if d.category == reason])
+    return list(cases)
+
+
+def _generate_run(job: tuple[int, int, int, int]) -> tuple[list[Case], Any]:
+    """Generated source cases `first` … `first + n - 1` and their report (one unit of work)."""
+    from lgmt_tasks.sources.generated import generate_cases
+
+    first, n, seed, timeout_ms = job
+    return generate_cases(n, seed, timeout_ms=timeout_ms, first=first)
+
+
+def _report_dict(report: object) -> Any:
+    to_dict = getattr(report, "to_dict", None)
+    return to_dict() if callable(to_dict) else str(report)
+
+
+def prove_sources(
+    cases: Iterable[Case], stats: BuildStats, timeout_ms: int, workers: Workers = SERIAL
+) -> list[Case]:
+    """Keep the cases whose label Z3 proves (and which agree with a gold label when there is one).
+
+    With `workers`, runs of cases are proven in worker processes; kept cases and counts are merged in order.
+    """
+    ordered = list(cases)
+    jobs = [(run, timeout_ms) for run in split(ordered, workers.runs(len(ordered)))]
+    kept: list[Case] = []
+    for part, part_stats in workers.map(_prove_run, jobs):
+        kept.extend(part)
+        stats.merge(part_stats)
+    return kept
+
+
+def _prove_run(job: tuple[Sequence[Case], int]) -> tuple[list[Case], BuildStats]:
+    """Prove the labels of a run of source cases (one unit of work): the kept cases and the run's counts."""
+    cases, timeout_ms = job
+    stats = BuildStats()
+    kept: list[Case] = []
+    for case in cases:
+        result = entailment(case.premises_fol, case.conclusion_fol, timeout_ms=timeout_ms)
+        if isinstance(result, Contradictory):
+            stats.drop("source", "contradictory premises", ids=[case.source_id])
+        elif isinstance(result, Undecided):
+            stats.drop("source", f"undecided: {result.reason}", ids=[case.source_id])
+        elif case.label is not None and case.label != result.value:
+            stats.drop("source", "gold label disagrees with prover", ids=[case.source_id])
+        else:
+            kept.append(case if case.label is not None else _with_label(case, result))
+            stats.count("source", "proven")
+    return kept, stats
+
+
+def _with_label(case: Case, label: Label) -> Case:
+    from dataclasses import replace
+
+    return replace(case, label=label.value)
+
+
+def ordered_candidates(cases: Sequence[Case], bucket: str, seed: int) -> list[Case]:
+    """Candidates in a seeded order, stratified round-robin over labels (True, False, Unknown)."""
+    by_label: dict[str, list[Case]] = {}
+    for case in sorted(cases, key=lambda c: derived_seed(seed, bucket, c.source_dataset, c.source_id)):
+        by_label.setdefault(case.label or "", []).append(case)
+    order: list[Case] = []
+    queues = [by_label[k] for k in sorted(by_label)]
+    while any(queues):
+        for q in queues:
+            if q:
+                order.append(q.pop(0))
+    return order

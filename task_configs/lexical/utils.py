@@ -1,0 +1,197 @@
+"""lm-evaluation-harness side of the lexical (LLMorph) baseline: `lgmt_lexical` and `lgmt_lexical_loglik`.
+
+One lm-eval document is one lexical group (a source case and one follow-up), as one Inspect `Sample` is. The task
+class is LGMT's (`lgmt_utils.LgmtTask`: the same prompts, chat-template handling, one request per member, or three
+label log-likelihoods per member); only the data loading and the scoring differ:
+
+- documents come from `load_docs`, which builds (and caches) the function-based relations, or reads a folder written
+  by `lgmt build lexical` / a Hub dataset (`dataset`), which may also hold LLM follow-ups made with
+  `--transformer-model`. A pending LLM row (its follow-up still to be made by a transformer) cannot be evaluated
+  here (lm-eval has no second model), and is refused with a message saying how to build it;
+- each group is scored with `lexical_metrics.lexical_outcome` on the parsed labels: equivalence for every relation
+  but MR-152 (difference). Only the label output relation: free-text similarity is the Inspect task's `output=text`.
+
+Metrics: LGMT's `mvr`, `acc_static`, `acc_cons`, `hdr`, `fur`, `unparsed_rate` (the same aggregation functions as
+`lgmt_utils`), LLMorph's confusion matrix `cm_pass_correct`, `cm_pass_wrong`, `cm_fail_correct`, `cm_fail_wrong`,
+and the violation rate per function-based relation, `mvr_MR-1`, ... `mvr_MR-128` (`mvr_MR-49` is the noise floor;
+a relation with no document reports NaN). See `scorers/lexical_metrics.py` for the definitions and denominators.
+
+Parameters (YAML `dataset_kwargs`, overridable with `--metadata`): `mr` (default `function`; ids comma-separated),
+`part` (default `all`), `per_mr` (default `DEFAULT_PER_MR`), `seed`, `source`, `source_path`, `dataset`,
+`dataset_revision`; and `prompting` as for LGMT.
+"""
+
+from __future__ import annotations
+
+import difflib
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import datasets
+
+from lgmt_tasks.lexical.catalogue import FUNCTION_BASED, resolve_mrs, resolve_parts
+from lgmt_tasks.lexical.dataset import load_lexical_rows
+from lgmt_tasks.scorers.answers import parse_label
+from lgmt_tasks.scorers.lexical_metrics import LEXICAL_KEYS, confusion_cell, label_violation, lexical_outcome
+from lgmt_tasks.scorers.pairwise import RATE_NAMES, Outcome
+from lgmt_tasks.task_configs.lgmt.utils import LABELS, LgmtTask, argmax_label, interleave_by_relation
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PER_MR = 20
+"""Groups per relation and part when neither the YAML nor `--metadata` says otherwise."""
+
+DATASET_PARAMS: tuple[str, ...] = (
+    "mr",
+    "part",
+    "per_mr",
+    "seed",
+    "source",
+    "source_path",
+    "dataset",
+    "dataset_revision",
+)
+"""Dataset parameters a user may override with `--metadata`."""
+
+CELLS: tuple[str, ...] = ("cm_pass_correct", "cm_pass_wrong", "cm_fail_correct", "cm_fail_wrong")
+
+RELATION_METRICS: tuple[str, ...] = tuple(f"mvr_{mr}" for mr in FUNCTION_BASED)
+"""Per-relation violation rates reported by the tasks (the function-based relations). Each is LGMT's `mvr`
+aggregation over per-document outcomes in which the groups of other relations have `parsed = 0`."""
+
+METRICS: tuple[str, ...] = (*RATE_NAMES, *CELLS, *RELATION_METRICS)
+"""Every metric of the lexical lm-eval tasks, in YAML order."""
+
+
+def load_docs(
+    mr: str | Sequence[str] = "function",
+    part: str | Sequence[str] = "all",
+    per_mr: int = DEFAULT_PER_MR,
+    seed: int = 0,
+    source: str = "generated",
+    source_path: str | None = None,
+    dataset: str | None = None,
+    dataset_revision: str | None = None,
+    **_ignored: Any,
+) -> datasets.DatasetDict:
+    """Load (building and caching if needed) the lexical groups as an lm-eval dataset.
+
+    Args:
+        mr: Relation ids, comma-separated or a list, or `function` / `llm` / `all`.
+        part: `premises`, `conclusion`, `both` (several comma-separated) or `all`.
+        per_mr: Groups per relation and part.
+        seed: Build seed.
+        source: Source cases: `generated`, `folio`, `proverqa` or `logicnli`.
+        source_path: File or folder of the source records (required unless `source="generated"`).
+        dataset: A folder written by `lgmt build lexical`, or a Hub dataset id, to read instead of building.
+        dataset_revision: Hub revision of `dataset`.
+        **_ignored: Anything else (lm-eval passes the whole metadata, model arguments included).
+
+    Returns:
+        A `DatasetDict` with one split, `test`, ordered round-robin over relations (so `--limit` spreads).
+
+    Raises:
+        ValueError: On an invalid parameter, no group, or a pending LLM group.
+    """
+    rows = load_lexical_rows(
+        resolve_mrs(mr),
+        resolve_parts(part),
+        source=source,
+        source_path=source_path,
+        per_mr=int(per_mr),
+        seed=int(seed),
+        dataset=dataset,
+        revision=dataset_revision,
+    )
+    pending = sorted({r["mr"] for r in rows if r["pending"]})
+    if pending:
+        raise ValueError(
+            f"relations {', '.join(pending)} have no follow-ups yet (they are made by a transformer model): build "
+            "them with `lgmt build lexical --transformer-model M --mr ...` and pass the folder as dataset, or use "
+            "the Inspect task with -T transformer_model=M"
+        )
+    return datasets.DatasetDict({"test": interleave_by_relation(rows)})
+
+
+def dataset_params(dataset_kwargs: Mapping[str, Any], metadata: Mapping[str, Any]) -> dict[str, Any]:
+    """Merge the YAML's `dataset_kwargs` with the run's metadata: metadata wins for the keys of `DATASET_PARAMS`.
+
+    Raises:
+        ValueError: If `dataset_kwargs` holds a key `load_docs` does not take.
+    """
+    unknown = sorted(set(dataset_kwargs) - set(DATASET_PARAMS))
+    if unknown:
+        raise ValueError(f"dataset_kwargs: unknown key(s) {unknown}; valid: {', '.join(DATASET_PARAMS)}")
+    known = {*DATASET_PARAMS, "prompting"}
+    for key in metadata:
+        close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.8)
+        if key not in known and close:
+            log.warning("metadata key %r is not a lexical parameter (did you mean %r?); it is ignored", key, close[0])
+    return {**dataset_kwargs, **{key: metadata[key] for key in DATASET_PARAMS if key in metadata}}
+
+
+class LexicalTask(LgmtTask):
+    """LGMT's group task class with the lexical data loading (see the module docstring)."""
+
+    def download(self, dataset_kwargs: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        """Load the groups with `custom_dataset` (default `load_docs`), `--metadata` overriding `dataset_kwargs`.
+
+        Args:
+            dataset_kwargs: The YAML's `dataset_kwargs`.
+            **kwargs: Unused (lm-eval's signature).
+        """
+        params = dataset_params(dataset_kwargs or {}, self.config.metadata or {})
+        self.config.dataset_kwargs = params
+        loader: Callable[..., datasets.DatasetDict] = self.config.custom_dataset or load_docs
+        self.dataset = loader(**params)
+
+
+def _per_metric(doc: Mapping[str, Any], source: str | None, followup: str | None) -> dict[str, dict[str, int]]:
+    violation = None if source is None or followup is None else label_violation(doc["expected"], source, followup)
+    outcome = lexical_outcome(doc["expected"], doc["label"], source, followup, violation)
+    elsewhere = dict.fromkeys(LEXICAL_KEYS, 0)  # another relation's metric: this group is not in its denominator
+    return {
+        **dict.fromkeys((*RATE_NAMES, *CELLS), outcome),
+        **{name: outcome if name == f"mvr_{doc['mr']}" else elsewhere for name in RELATION_METRICS},
+    }
+
+
+def process_generation_results(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str, dict[str, int]]:
+    """Score one group from its two completions (source, follow-up) with the one label parser.
+
+    Raises:
+        ValueError: If there are not exactly two completions.
+    """
+    if len(results) != 2:
+        raise ValueError(f"group {doc.get('id')!r}: {len(results)} results for 2 members")
+    source, followup = (parse_label(text).label for text in results)
+    return _per_metric(doc, source, followup)
+
+
+def process_loglik_results(doc: Mapping[str, Any], results: Sequence[tuple[float, bool]]) -> dict[str, dict[str, int]]:
+    """Score one group from the label log-likelihoods of its two members (argmax per member).
+
+    Raises:
+        ValueError: If there are not three results per member.
+    """
+    width = len(LABELS)
+    if len(results) != 2 * width:
+        raise ValueError(f"group {doc.get('id')!r}: {len(results)} results for 2 members ({width} per member)")
+    source, followup = (argmax_label([ll for ll, _ in results[m * width : (m + 1) * width]]) for m in range(2))
+    return _per_metric(doc, source, followup)
+
+
+def _cell(cell: str) -> Callable[[Sequence[Outcome]], float]:
+    def aggregate(items: Sequence[Outcome]) -> float:
+        return confusion_cell(items, cell).value
+
+    aggregate.__name__ = f"{cell}_aggregation"
+    aggregate.__doc__ = f"LLMorph's confusion-matrix cell {cell}: Σ {cell} / Σ parsed."
+    return aggregate
+
+
+cm_pass_correct_aggregation = _cell("cm_pass_correct")
+cm_pass_wrong_aggregation = _cell("cm_pass_wrong")
+cm_fail_correct_aggregation = _cell("cm_fail_correct")
+cm_fail_wrong_aggregation = _cell("cm_fail_wrong")

@@ -1,0 +1,191 @@
+r"""lm-evaluation-harness side of QMFOL: documents, per-document scoring and aggregations.
+
+`task_configs/qmfol/lgmt_qmfol.yaml` points here with dotted `!function lgmt_tasks.task_configs.qmfol.utils.*`
+paths. One document is one QMFOL task (a row of `lgmt build qmfol`), with exactly the prompt of the Inspect task
+(`lgmt_tasks.solvers.qmfol.render_prompt`, stored in the document's `prompt` column by `load_docs`); the completion
+is read by the one label parser (`parse_label`), as the Inspect scorer reads it.
+
+Parameters (YAML `metadata`; override with `--metadata '{"depth": [5, 10], "distractors": 0, "per_config": 3}'` or
+`TaskManager(metadata=...)`): `depth`, `width`, `distractors`, `topic`, `label` (one value, a list, or a string
+"5,10"), `seed`, `per_config`, `padding_tokens` (the §4.2.2 length control; only with `distractors` 0), and
+`dataset` / `dataset_revision` to evaluate a folder written by `lgmt build qmfol` or a Hub dataset instead of
+building (`dataset_revision`, not `revision`, which is a model argument of `hf` that lm-eval merges into the
+metadata). Without `dataset` the default grid is the Inspect task's (96 tasks).
+
+Metrics, the same as the Inspect task's and computed by the same pure functions (`lgmt_tasks.scorers.qmfol_metrics`,
+DESIGN decision 6): `accuracy`, `f1_True`, `f1_False`, `f1_Unknown`, `macro_f1`, `dist_<gold>_<answer>`,
+`unparsed_rate`, and accuracy by depth × width (`accuracy_d5_w10`), distractors (`accuracy_D5`), topic
+(`accuracy_Food`) and gold label (`accuracy_True`). lm-eval's metric list is fixed in the YAML, so breakdowns cover
+the paper's grid values (`BREAKDOWN_METRICS`); a document reports only the breakdown keys of its own configuration,
+and a key no document reported is absent from the results. lm-eval reports no standard error for these (`N/A`);
+`lgmt_tasks.scorers.qmfol_metrics.summarize` gives `accuracy_stderr` from the outcomes of `--log_samples`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import datasets
+
+from lgmt_tasks.qmfol.build import PAPER_DEPTHS, PAPER_DISTRACTORS, PAPER_WIDTHS
+from lgmt_tasks.qmfol.construction import LABELS
+from lgmt_tasks.qmfol.dataset import load_qmfol_rows
+from lgmt_tasks.qmfol.english import TOPICS
+from lgmt_tasks.scorers.answers import parse_label
+from lgmt_tasks.scorers.qmfol_metrics import (
+    DIST_NAMES,
+    F1_NAMES,
+    Outcome,
+    accuracy,
+    answer_distribution,
+    f1_scores,
+    sample_outcome,
+    unparsed_rate,
+)
+from lgmt_tasks.solvers.qmfol import render_prompt
+
+DATASET_PARAMS: tuple[str, ...] = (
+    "depth",
+    "width",
+    "distractors",
+    "topic",
+    "label",
+    "seed",
+    "per_config",
+    "padding_tokens",
+    "dataset",
+    "dataset_revision",
+)
+"""Metadata keys that select or build the documents."""
+
+HEADLINE_METRICS: tuple[str, ...] = ("accuracy", *F1_NAMES, *DIST_NAMES, "unparsed_rate")
+"""Every metric of every document."""
+
+BREAKDOWN_METRICS: tuple[str, ...] = (
+    *(f"accuracy_d{d}_w{w}" for d in PAPER_DEPTHS for w in PAPER_WIDTHS),
+    *(f"accuracy_D{n}" for n in PAPER_DISTRACTORS),
+    *(f"accuracy_{topic}" for topic in TOPICS),
+    *(f"accuracy_{label}" for label in LABELS),
+)
+"""The breakdowns of accuracy in the metric list (the paper's grid values)."""
+
+_KNOWN_BREAKDOWNS = frozenset(BREAKDOWN_METRICS)
+
+
+def load_docs(**metadata: Any) -> datasets.DatasetDict:
+    """Load (building and caching if needed) the QMFOL tasks selected by the task metadata, with their prompts.
+
+    Args:
+        **metadata: The task metadata (YAML, then `--metadata`); keys other than `DATASET_PARAMS` (the version,
+            model arguments that lm-eval merges in) are ignored.
+
+    Returns:
+        A `DatasetDict` with one split, `test`; each row gains a `prompt` column (the Inspect task's input).
+
+    Raises:
+        ValueError: On an invalid selection, padding with distractors, or when no task is left.
+    """
+    params = {key: metadata[key] for key in DATASET_PARAMS if metadata.get(key) is not None}
+    padding = int(params.pop("padding_tokens", 0))
+    revision = params.pop("dataset_revision", None)
+    for key in ("seed", "per_config"):
+        if key in params:
+            params[key] = int(params[key])
+    rows = load_qmfol_rows(**params, revision=revision)
+    if padding and any(n > 0 for n in rows["distractors"]):
+        raise ValueError("padding_tokens is the length control for tasks without distractors: add distractors 0")
+    rows = rows.map(lambda r: {"prompt": render_prompt(list(r["premises"]), r["conclusion"], padding)})
+    return datasets.DatasetDict({"test": rows})
+
+
+def metric_keys(doc: Mapping[str, Any]) -> list[str]:
+    """The metrics one document reports: every headline metric and the breakdown keys of its configuration."""
+    own = [
+        f"accuracy_d{doc['depth']}_w{doc['width']}",
+        f"accuracy_D{doc['distractors']}",
+        f"accuracy_{doc['topic']}",
+        f"accuracy_{doc['label']}",
+    ]
+    return [*HEADLINE_METRICS, *(key for key in own if key in _KNOWN_BREAKDOWNS)]
+
+
+def process_results(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str, dict[str, int]]:
+    """Score one task from its completion with the one label parser.
+
+    Args:
+        doc: One QMFOL row.
+        results: The completion (one).
+
+    Returns:
+        For every metric key of the document, the task's outcome dict (`sample_outcome`).
+
+    Raises:
+        ValueError: If there is not exactly one completion.
+    """
+    if len(results) != 1:
+        raise ValueError(f"task {doc.get('id')!r}: expected one completion, got {len(results)}")
+    outcome = sample_outcome(str(doc["label"]), parse_label(results[0]).label)
+    return dict.fromkeys(metric_keys(doc), outcome)
+
+
+def accuracy_aggregation(items: Sequence[Outcome]) -> float:
+    """Accuracy: Σ correct / Σ parsed (see `qmfol_metrics.accuracy`)."""
+    return accuracy(items).value
+
+
+def unparsed_rate_aggregation(items: Sequence[Outcome]) -> float:
+    """Unparsed rate: Σ (1 − parsed) / tasks (see `qmfol_metrics.unparsed_rate`)."""
+    return unparsed_rate(items).value
+
+
+def f1_true_aggregation(items: Sequence[Outcome]) -> float:
+    """F1 of True over parsed answers (see `qmfol_metrics.f1_scores`)."""
+    return f1_scores(items)["f1_True"]
+
+
+def f1_false_aggregation(items: Sequence[Outcome]) -> float:
+    """F1 of False over parsed answers."""
+    return f1_scores(items)["f1_False"]
+
+
+def f1_unknown_aggregation(items: Sequence[Outcome]) -> float:
+    """F1 of Unknown over parsed answers."""
+    return f1_scores(items)["f1_Unknown"]
+
+
+def macro_f1_aggregation(items: Sequence[Outcome]) -> float:
+    """Macro-F1: the mean of the defined label-wise F1s."""
+    return f1_scores(items)["macro_f1"]
+
+
+def _dist(name: str) -> Any:
+    def aggregate(items: Sequence[Outcome]) -> float:
+        return answer_distribution(items)[name]
+
+    aggregate.__name__ = f"{name}_aggregation"
+    aggregate.__doc__ = f"`{name}`: the share of this answer among parsed answers of this gold label (Table 3)."
+    return aggregate
+
+
+dist_True_True_aggregation = _dist("dist_True_True")
+dist_True_False_aggregation = _dist("dist_True_False")
+dist_True_Unknown_aggregation = _dist("dist_True_Unknown")
+dist_False_True_aggregation = _dist("dist_False_True")
+dist_False_False_aggregation = _dist("dist_False_False")
+dist_False_Unknown_aggregation = _dist("dist_False_Unknown")
+dist_Unknown_True_aggregation = _dist("dist_Unknown_True")
+dist_Unknown_False_aggregation = _dist("dist_Unknown_False")
+dist_Unknown_Unknown_aggregation = _dist("dist_Unknown_Unknown")
+
+AGGREGATIONS: dict[str, str] = {
+    "accuracy": "accuracy_aggregation",
+    "f1_True": "f1_true_aggregation",
+    "f1_False": "f1_false_aggregation",
+    "f1_Unknown": "f1_unknown_aggregation",
+    "macro_f1": "macro_f1_aggregation",
+    **{name: f"{name}_aggregation" for name in DIST_NAMES},
+    "unparsed_rate": "unparsed_rate_aggregation",
+    **dict.fromkeys(BREAKDOWN_METRICS, "accuracy_aggregation"),
+}
+"""Metric → the name of its aggregation function in this module (the YAML generator writes these)."""
