@@ -124,6 +124,11 @@ def test_the_lm_eval_yamls_carry_the_registry_version_and_task_names(entry: Suit
     assert names == set(entry.lm_eval_tasks)
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue #13 still open: scorers/lexical.py uses scorers/lgmt.py's metric factories, task_configs/lexical "
+    "uses task_configs/lgmt, lgmt/report.py takes wilson_interval from scorers/logicasker_metrics.py",
+)
 def test_no_module_imports_another_suites_internals() -> None:
     """A suite may use shared code and another suite's package-level names; shared code reaches suites only through
     the registry (`suite(name).module(...)`), except the composition roots (the Inspect entry point, the `lgmt`

@@ -62,9 +62,7 @@ def load_divlogiceval_rows(
         from lgmt_tasks.divlogiceval.card import write_divlogiceval_repo
 
         config = build_config(per_type, seed, n, pool)
-        return Build(
-            config.key(), lambda out: write_divlogiceval_repo(build_divlogiceval(config), out), BUILD_REVISION
-        )
+        return Build(config.key(), lambda out: write_divlogiceval_repo(build_divlogiceval(config), out), BUILD_REVISION)
 
     return load_selected_rows(
         "divlogiceval",

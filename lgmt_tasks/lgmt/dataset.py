@@ -63,11 +63,21 @@ def load_lgmt_rows(
         from lgmt_tasks.lgmt.build import BUILD_REVISION, LgmtConfig, build_lgmt
         from lgmt_tasks.lgmt.card import write_lgmt_repo
 
-        config = LgmtConfig(source=source, source_path=_absolute(source_path), mrs=mrs, per_mr=per_mr, seed=seed,
-                            followups=followups, compose=compose, names=names)
+        config = LgmtConfig(
+            source=source,
+            source_path=_absolute(source_path),
+            mrs=mrs,
+            per_mr=per_mr,
+            seed=seed,
+            followups=followups,
+            compose=compose,
+            names=names,
+        )
         if translator == "model":
-            raise ValueError("translator='model' needs a model: build with `lgmt build lgmt --translator model "
-                             "--translator-model M` and pass the folder as -T dataset=...")
+            raise ValueError(
+                "translator='model' needs a model: build with `lgmt build lgmt --translator model "
+                "--translator-model M` and pass the folder as -T dataset=..."
+            )
         return Build(config.key(), lambda out: write_lgmt_repo(build_lgmt(config), out), BUILD_REVISION)
 
     return load_selected_rows(

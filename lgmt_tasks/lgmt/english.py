@@ -104,8 +104,9 @@ def followup_english(case: Case, followup: FollowUp, lexicon: Lexicon | None = N
     return FollowUpEnglish(tuple(premises), conclusion, tuple(realised), conclusion_realised)
 
 
-def _reuse_renamed(case: Case, formula: Formula, constants: Sequence[tuple[str, str]], lx: Lexicon,
-                   reuse: object) -> str | None:
+def _reuse_renamed(
+    case: Case, formula: Formula, constants: Sequence[tuple[str, str]], lx: Lexicon, reuse: object
+) -> str | None:
     """For MR-S1: find the source premise this renamed formula came from and adapt its sentence."""
     from lgmt_tasks.logic.syntax import rename_constant
 

@@ -259,15 +259,19 @@ def _problem(
         isinstance(num_facts, bool) or not isinstance(num_facts, int) or not 0 <= num_facts <= len(premises_fol)
     ):
         raise SourceRecordError(
-            rid, "num_facts", f"num_facts must be an integer from 0 to {len(premises_fol)}, got {num_facts!r}",
+            rid,
+            "num_facts",
+            f"num_facts must be an integer from 0 to {len(premises_fol)}, got {num_facts!r}",
             SKIP_WRONG_TYPE,
         )
     if conclusion_fol is not None and not isinstance(conclusion_fol, str):
-        raise SourceRecordError(rid, "conclusion_fol", f"conclusion_fol must be a string, got {conclusion_fol!r}"[:200],
-                                SKIP_WRONG_TYPE)
+        raise SourceRecordError(
+            rid, "conclusion_fol", f"conclusion_fol must be a string, got {conclusion_fol!r}"[:200], SKIP_WRONG_TYPE
+        )
     if proof_trace is not None and not isinstance(proof_trace, str):
-        raise SourceRecordError(rid, "proof_trace", f"proof_trace must be a string, got {proof_trace!r}"[:200],
-                                SKIP_WRONG_TYPE)
+        raise SourceRecordError(
+            rid, "proof_trace", f"proof_trace must be a string, got {proof_trace!r}"[:200], SKIP_WRONG_TYPE
+        )
     return SourceProblem(
         id=rid,
         dataset=DATASET,

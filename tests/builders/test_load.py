@@ -11,7 +11,7 @@ from pathlib import Path
 import datasets
 import pytest
 
-from lgmt_tasks.builders.load import Build, load_selected_rows, where
+from lgmt_tasks.builders.load import Build, Selector, load_selected_rows, where
 from lgmt_tasks.hub.repo import CardSpec, load_dataset_repo, write_dataset_repo
 
 
@@ -43,7 +43,7 @@ def toy_repo(tmp_path_factory: pytest.TempPathFactory) -> str:
     return str(_write_toy(tmp_path_factory.mktemp("toy") / "repo"))
 
 
-def _kinds(allowed: Callable[[], set[str]]) -> Callable[[datasets.Dataset], list[int]]:
+def _kinds(allowed: Callable[[], set[str]]) -> Selector:
     return where(("kind",), lambda kind: kind in allowed())
 
 
@@ -62,8 +62,9 @@ def test_the_helper_selects_by_index_in_repository_order(toy_repo: str, no_filte
 
 
 def test_where_without_columns_keeps_every_row(toy_repo: str) -> None:
-    rows = load_selected_rows("toy", dataset=toy_repo, revision=None, build=_no_build, select=where((), bool),
-                              selection="x")
+    rows = load_selected_rows(
+        "toy", dataset=toy_repo, revision=None, build=_no_build, select=where((), bool), selection="x"
+    )
     assert len(rows) == 9
 
 
@@ -77,18 +78,23 @@ def test_a_selection_read_through_an_installed_module_is_not_served_from_a_cache
     monkeypatch.setitem(sys.modules, module.__name__, module)
     selected = []
     for allowed in ({"a"}, {"b"}):
-        module.ALLOWED = allowed  # type: ignore[attr-defined]
-        select = _kinds(lambda: module.ALLOWED)  # type: ignore[attr-defined,no-any-return]
-        rows = load_selected_rows("toy", dataset=toy_repo, revision=None, build=_no_build, select=select,
-                                  selection="x")
+        module.__dict__["ALLOWED"] = allowed
+        select = _kinds(lambda: module.__dict__["ALLOWED"])
+        rows = load_selected_rows("toy", dataset=toy_repo, revision=None, build=_no_build, select=select, selection="x")
         selected.append(sorted(set(rows["kind"])))
     assert selected == [["a"], ["b"]]
 
 
 def test_nothing_left_names_the_suite_the_selection_and_the_dataset(toy_repo: str) -> None:
     with pytest.raises(ValueError, match=r"^no toy rows of kind \['z'\] in toy dataset '.*repo'$"):
-        load_selected_rows("toy", dataset=toy_repo, revision=None, build=_no_build, select=_kinds(lambda: {"z"}),
-                           selection="toy rows of kind ['z']")
+        load_selected_rows(
+            "toy",
+            dataset=toy_repo,
+            revision=None,
+            build=_no_build,
+            select=_kinds(lambda: {"z"}),
+            selection="toy rows of kind ['z']",
+        )
 
 
 def test_nothing_left_names_the_build_and_a_build_is_cached(no_filter: None) -> None:
@@ -98,8 +104,14 @@ def test_nothing_left_names_the_build_and_a_build_is_cached(no_filter: None) -> 
         return Build({"seed": 3}, lambda out: writes.append(_write_toy(out)), 1)
 
     def load(allowed: set[str]) -> datasets.Dataset:
-        return load_selected_rows("toy", dataset=None, revision=None, build=build, select=_kinds(lambda: allowed),
-                                  selection=f"toy rows of kind {sorted(allowed)}")
+        return load_selected_rows(
+            "toy",
+            dataset=None,
+            revision=None,
+            build=build,
+            select=_kinds(lambda: allowed),
+            selection=f"toy rows of kind {sorted(allowed)}",
+        )
 
     assert set(load({"a"})["kind"]) == {"a"} and set(load({"b"})["kind"]) == {"b"}
     with pytest.raises(ValueError, match=r"^no toy rows of kind \['z'\] in toy build \{'seed': 3\}$"):
@@ -170,8 +182,11 @@ def test_qmfol_selections_one_after_the_other(qmfol_repo: str, no_filter: None) 
     assert first["id"] == _ids(qmfol_repo, lambda r: r["depth"] == 5 and r["label"] == "True")
     assert second["id"] == _ids(qmfol_repo, lambda r: r["depth"] == 10)
     assert len(first) == 1 and len(second) == 3 and len(load_qmfol_rows(dataset=qmfol_repo)) == 6
-    with pytest.raises(ValueError, match=r"no QMFOL tasks for the requested parameters \(depth in \[7\]\) in qmfol "
-                                         r"dataset '.*repo'"):
+    with pytest.raises(
+        ValueError,
+        match=r"no QMFOL tasks for the requested parameters \(depth in \[7\]\) in qmfol "
+        r"dataset '.*repo'",
+    ):
         load_qmfol_rows(depth=7, dataset=qmfol_repo)
 
 
