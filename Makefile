@@ -46,6 +46,7 @@ test: $(STAMP) eprover
 
 lint: $(STAMP)
 	$(BIN)/ruff check lgmt_tasks solvers scorers task_configs tests benchmarks
+	$(BIN)/ruff format --check lgmt_tasks solvers scorers task_configs tests benchmarks
 	$(BIN)/mypy
 
 # The committed default builds (datasets/<suite>); tests/hub/test_published_repos.py rebuilds and compares them.

@@ -174,8 +174,13 @@ def main() -> None:
     results = bench(args.groups, args.repeats)
     info["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
     command = "python benchmarks/bench_eval.py " + shlex.join(sys.argv[1:])
-    report = {"machine": info, "command": command.strip(), "groups": args.groups, "repeats": args.repeats,
-              "results": results}
+    report = {
+        "machine": info,
+        "command": command.strip(),
+        "groups": args.groups,
+        "repeats": args.repeats,
+        "results": results,
+    }
     md = markdown(report)
     print(md)
     if not args.no_write:

@@ -72,9 +72,15 @@ def timed_build(config: LgmtConfig, num_proc: int) -> tuple[LgmtBuild, dict[str,
         wall = time.perf_counter()
         build = build_lgmt(config, num_proc=num_proc)
         wall = time.perf_counter() - wall
-    return build, {"num_proc": num_proc, "groups": len(build.dataset), "seconds": round(wall, 2),
-                   "groups_per_s": round(len(build.dataset) / wall, 2), **meter.result(),
-                   "load_before": before, "load_after": load()}
+    return build, {
+        "num_proc": num_proc,
+        "groups": len(build.dataset),
+        "seconds": round(wall, 2),
+        "groups_per_s": round(len(build.dataset) / wall, 2),
+        **meter.result(),
+        "load_before": before,
+        "load_after": load(),
+    }
 
 
 def best(runs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -107,8 +113,12 @@ def main() -> None:
         config = LgmtConfig(source=name, source_path=str(path) if path else None, per_mr=args.per_mr)
         serial, first = timed_build(config, 1)
         tried = sum(c.get("tried", 0) for m, c in serial.stats.counts.items() if m in RELATIONS)
-        entry: dict[str, Any] = {"source": name, "groups": len(serial.dataset), "tried": tried,
-                                 "candidate_pool": serial.stats.notes["candidate_pool"]}
+        entry: dict[str, Any] = {
+            "source": name,
+            "groups": len(serial.dataset),
+            "tried": tried,
+            "candidate_pool": serial.stats.notes["candidate_pool"],
+        }
         timings: dict[int, list[dict[str, Any]]] = {1: [first]}
         for repeat in range(args.repeats):  # serial and parallel builds alternate, so that both see the same load
             for n in ([1] if repeat else []) + args.num_proc:
@@ -133,12 +143,20 @@ def main() -> None:
         cells = [f"{t[mr][0]} ({t[mr][0] / max(t[mr][1], 1):.0%})" for _, _, t in rows]
         lines.append(f"| {mr} | " + " | ".join(cells) + " |")
     md = "\n".join(lines)
-    meta = {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "version": __version__,
-            "cores": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version(),
-            "z3": z3.get_version_string(), "start_method": start_method(), "per_mr": args.per_mr,
-            "repeats": args.repeats,
-            "pool_startup_s": startup, "load_average_after": load(),
-            "command": "python benchmarks/bench_lgmt.py " + shlex.join(sys.argv[1:])}
+    meta = {
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "version": __version__,
+        "cores": os.cpu_count(),
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "z3": z3.get_version_string(),
+        "start_method": start_method(),
+        "per_mr": args.per_mr,
+        "repeats": args.repeats,
+        "pool_startup_s": startup,
+        "load_average_after": load(),
+        "command": "python benchmarks/bench_lgmt.py " + shlex.join(sys.argv[1:]),
+    }
     speed_md = speed_markdown(speed, meta)
     RESULTS.mkdir(parents=True, exist_ok=True)
     if set(args.sources) == set(SOURCES):  # the applicability table compares all sources
@@ -149,9 +167,11 @@ def main() -> None:
 
 
 def speed_markdown(speed: list[dict[str, Any]], meta: dict[str, Any]) -> str:
-    lines = ["| source | groups | follow-ups tried | processes | seconds | groups/s | speed-up | "
-             "speed-up incl. pool start | CPU s (total; critical path) | CPU speed-up estimate | load before → after |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    lines = [
+        "| source | groups | follow-ups tried | processes | seconds | groups/s | speed-up | "
+        "speed-up incl. pool start | CPU s (total; critical path) | CPU speed-up estimate | load before → after |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
     for s in speed:
         for r in s["runs"]:
             lines.append(
@@ -160,10 +180,14 @@ def speed_markdown(speed: list[dict[str, Any]], meta: dict[str, Any]) -> str:
                 f"{r['total_cpu_s']}; {r['critical_path_cpu_s']} | {r.get('cpu_speedup_estimate', 1.0)} | "
                 f"{r['load_before'][0]} → {r['load_after'][0]} |"
             )
-    lines += ["", f"per_mr={meta['per_mr']}; best of {meta['repeats']} builds each; {meta['cores']} cores; "
-              f"pool start-up (once per process, {meta['start_method']}): {meta['pool_startup_s']} s; "
-              f"{meta['platform']}; Python {meta['python']}; Z3 {meta['z3']}; lgmt-tasks {meta['version']}; "
-              f"{meta['date']}.", f"Command: `{meta['command'].strip()}`"]
+    lines += [
+        "",
+        f"per_mr={meta['per_mr']}; best of {meta['repeats']} builds each; {meta['cores']} cores; "
+        f"pool start-up (once per process, {meta['start_method']}): {meta['pool_startup_s']} s; "
+        f"{meta['platform']}; Python {meta['python']}; Z3 {meta['z3']}; lgmt-tasks {meta['version']}; "
+        f"{meta['date']}.",
+        f"Command: `{meta['command'].strip()}`",
+    ]
     return "\n".join(lines)
 
 

@@ -95,8 +95,12 @@ def bench(seeds: int, num_procs: list[int], repeats: int) -> dict[str, Any]:
             build = build or again
             if again.dataset.to_list() != build.dataset.to_list() or again.stats.to_dict() != build.stats.to_dict():
                 raise SystemExit(f"the build with num_proc={n} differs from the serial build")
-            run = {"seconds": round(seconds, 2), **meter.result(), "load_before": before,
-                   "load_after": [round(x, 2) for x in os.getloadavg()]}
+            run = {
+                "seconds": round(seconds, 2),
+                **meter.result(),
+                "load_before": before,
+                "load_after": [round(x, 2) for x in os.getloadavg()],
+            }
             timings.setdefault(n, []).append(run)
     assert build is not None
     serial = min(timings[1], key=lambda r: r["seconds"])
@@ -105,17 +109,19 @@ def bench(seeds: int, num_procs: list[int], repeats: int) -> dict[str, Any]:
     for n in num_procs:
         fastest = min(timings[n], key=lambda r: r["seconds"])
         seconds = fastest["seconds"]
-        parallel.append({
-            "num_proc": n,
-            **fastest,
-            "tasks_generated_and_proven_per_s": per_second(len(build.dataset), seconds),
-            "speedup": round(build_s / seconds, 2),
-            "pool_startup_s": startup[n],
-            "speedup_with_startup": round(build_s / (seconds + startup[n]), 2),
-            "cpu_speedup_estimate": round(serial["total_cpu_s"] / fastest["critical_path_cpu_s"], 2),
-            "identical_to_serial": True,
-            "of_runs": len(timings[n]),
-        })
+        parallel.append(
+            {
+                "num_proc": n,
+                **fastest,
+                "tasks_generated_and_proven_per_s": per_second(len(build.dataset), seconds),
+                "speedup": round(build_s / seconds, 2),
+                "pool_startup_s": startup[n],
+                "speedup_with_startup": round(build_s / (seconds + startup[n]), 2),
+                "cpu_speedup_estimate": round(serial["total_cpu_s"] / fastest["critical_path_cpu_s"], 2),
+                "identical_to_serial": True,
+                "of_runs": len(timings[n]),
+            }
+        )
     return {
         "configuration": {
             "depth": DEPTH,

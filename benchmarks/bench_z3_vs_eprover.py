@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
 OUT = ROOT / "benchmarks" / "results" / "z3_vs_eprover.json"
 
+
 def outcome_text(outcome: Label | Undecided | Contradictory) -> str:
     """A label as its value; the other outcomes by kind (an undecided one with its reason)."""
     if isinstance(outcome, Label):

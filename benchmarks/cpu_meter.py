@@ -48,9 +48,7 @@ class CpuMeter:
         self._thread.start()
         return self
 
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         self._parent = time.process_time() - self._parent
         self._stop.set()
         self._thread.join()

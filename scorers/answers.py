@@ -43,7 +43,6 @@ from lgmt_tasks.vocabulary import OPTION_LETTERS, TRUTH_LABELS, YES_NO_LABELS
 How = Literal["strict", "lenient", "unparsed"]
 
 TRUTH_ALIASES: Mapping[str, str] = MappingProxyType({"Uncertain": "Unknown"})  # read-only: a default argument
-CHOICE_LETTERS: str = OPTION_LETTERS
 
 
 # A word keeps inner hyphens and apostrophes, so that `yes-men`, `don't` and `Unknowns` are single tokens that are
@@ -135,7 +134,7 @@ class AnswerFormat:
 
 TRUTH_FORMAT = AnswerFormat(labels=TRUTH_LABELS, aliases=TRUTH_ALIASES)
 YES_NO_FORMAT = AnswerFormat(labels=YES_NO_LABELS)
-CHOICE_FORMAT = AnswerFormat(labels=tuple(CHOICE_LETTERS), case_sensitive=True, option_markers=True)
+CHOICE_FORMAT = AnswerFormat(labels=tuple(OPTION_LETTERS), case_sensitive=True, option_markers=True)
 
 
 @dataclass(frozen=True)
@@ -367,7 +366,7 @@ def parse_yes_no(text: str, labels: tuple[str, str] = YES_NO_LABELS) -> ParsedAn
     return parse_answer(text, fmt)
 
 
-def parse_choice(text: str, letters: str = CHOICE_LETTERS) -> ParsedAnswer:
+def parse_choice(text: str, letters: str = OPTION_LETTERS) -> ParsedAnswer:
     """Parse a multiple-choice letter (DivLogicEval): `Answer: C`, `(C)`, `C)`, a lone `C`.
 
     Letters are matched in upper case only in prose (a lower-case `a` is an article); JSON values in any case.
@@ -381,7 +380,7 @@ def parse_choice(text: str, letters: str = CHOICE_LETTERS) -> ParsedAnswer:
     """
     fmt = (
         CHOICE_FORMAT
-        if letters == CHOICE_LETTERS
+        if letters == OPTION_LETTERS
         else AnswerFormat(tuple(letters), case_sensitive=True, option_markers=True)
     )
     return parse_answer(text, fmt)

@@ -24,25 +24,24 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, grouped, metric, scorer
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from lgmt_tasks.scorers.answers import CHOICE_LETTERS, parse_choice
+from lgmt_tasks.divlogiceval.rotation import ROTATIONS, rotation_order, to_original
+from lgmt_tasks.scorers.answers import parse_choice
 from lgmt_tasks.scorers.divlogiceval_metrics import (
     METRIC_NAMES,
+    NO_ANSWER_INDEX,
     OUTCOME_KEYS,
-    ROTATIONS,
-    UNPARSED,
     check_alpha,
+    instance_mean,
     instance_outcome,
-    mean,
-    metric_values,
-    rotation_order,
-    stderr,
-    to_original,
 )
+from lgmt_tasks.scorers.outcomes import checked_gold, how_each_read, score_outcomes, stored_responses
+from lgmt_tasks.scorers.pairwise import Rate
+from lgmt_tasks.scorers.rate_metrics import Estimate, breakdown, rate_metric_pair
 from lgmt_tasks.scorers.unparsed import unparsed_rate, unparsed_rate_stderr  # shared by every suite
-from lgmt_tasks.vocabulary import RESPONSES_KEY
+from lgmt_tasks.vocabulary import OPTION_LETTERS, UNPARSED
 
 # ---------------------------------------------------------------------------------------------------- reading
 
@@ -85,10 +84,10 @@ def _match_line(line: str, targets: Mapping[str, int]) -> Choice | None:
     position = targets.get(_normalise(body))
     if position is None:
         return None
-    if marker and CHOICE_LETTERS.index(marker.group("letter")) != position:
-        detail = f"letter {marker.group('letter')} but the text of option {CHOICE_LETTERS[position]}"
+    if marker and OPTION_LETTERS.index(marker.group("letter")) != position:
+        detail = f"letter {marker.group('letter')} but the text of option {OPTION_LETTERS[position]}"
         return Choice(None, "unparsed", detail)
-    return Choice(position, "option_text", f"text of option {CHOICE_LETTERS[position]}")
+    return Choice(position, "option_text", f"text of option {OPTION_LETTERS[position]}")
 
 
 def _is_option_line(line: str, targets: Mapping[str, int]) -> bool:
@@ -125,7 +124,7 @@ def read_choice(text: str, options: Sequence[str]) -> Choice:
         return final
     parsed = parse_choice(text)
     if parsed.label is not None:
-        return Choice(CHOICE_LETTERS.index(parsed.label), parsed.how, parsed.detail)
+        return Choice(OPTION_LETTERS.index(parsed.label), parsed.how, parsed.detail)
     whole = _match_line(" ".join(lines), targets) if len(lines) > 1 else None
     if whole is not None:
         return whole
@@ -140,7 +139,7 @@ def predictions_of(responses: Sequence[str], options: Sequence[str]) -> tuple[li
         options: The four options in their original order.
 
     Returns:
-        The predicted original indices (`UNPARSED` for unread answers) and what was read from each completion.
+        The predicted original indices (`NO_ANSWER_INDEX` for unread answers) and what was read from each completion.
     """
     predictions: list[int] = []
     choices: list[Choice] = []
@@ -148,7 +147,7 @@ def predictions_of(responses: Sequence[str], options: Sequence[str]) -> tuple[li
         shown = [options[i] for i in rotation_order(rotation)]
         choice = read_choice(str(response), shown)
         choices.append(choice)
-        predictions.append(UNPARSED if choice.position is None else to_original(choice.position, rotation))
+        predictions.append(NO_ANSWER_INDEX if choice.position is None else to_original(choice.position, rotation))
     return predictions, choices
 
 
@@ -161,73 +160,36 @@ def outcomes_of(scores: Sequence[SampleScore]) -> list[Mapping[str, float]]:
     Raises:
         ValueError: Naming the sample, if a score is not a dict with the keys `OUTCOME_KEYS`.
     """
-    outcomes: list[Mapping[str, float]] = []
-    for sample_score in scores:
-        value = sample_score.score.value
-        if not isinstance(value, Mapping) or any(not isinstance(value.get(k), int | float) for k in OUTCOME_KEYS):
-            raise ValueError(
-                f"Sample {sample_score.sample_id}: DivLogicEval metrics need a dict score with numeric "
-                f"{', '.join(OUTCOME_KEYS)}; got {value!r:.200}"
-            )
-        outcomes.append({key: float(value[key]) for key in OUTCOME_KEYS})  # type: ignore[arg-type]
-    return outcomes
+    return score_outcomes(scores, OUTCOME_KEYS, "DivLogicEval")
 
 
-def _metric(name: str, part: str) -> Metric:
-    def compute(scores: list[SampleScore]) -> float:
-        values = metric_values(outcomes_of(scores), name)
-        return mean(values) if part == "value" else stderr(values)
+def _mean(name: str) -> Estimate:
+    """The mean over instances of one metric of `METRIC_NAMES`, with its standard error, over DivLogicEval scores."""
 
-    return compute
+    def estimate(scores: Sequence[SampleScore]) -> Rate:
+        return instance_mean(outcomes_of(scores), name)
 
-
-@metric
-def acc() -> Metric:
-    """Compute Accuracy: the share of instances whose original order was answered right (ACC, §2.2)."""
-    return _metric("acc", "value")
+    return estimate
 
 
-@metric
-def circular() -> Metric:
-    """Compute Circular: the share of instances with all four rotations answered right (CIR, §2.2)."""
-    return _metric("circular", "value")
-
-
-@metric
-def partial_circular() -> Metric:
-    """Compute PartialCircular: the mean of c/4 · [(1 − α) + α(1 − H)] over instances (Eq. 2, Appendix F)."""
-    return _metric("partial_circular", "value")
-
-
-@metric
-def rotation_acc() -> Metric:
-    """Compute the accuracy over all rotations: the mean of c/4 (PartialCircular at α = 0)."""
-    return _metric("rotation_acc", "value")
-
-
-@metric
-def acc_stderr() -> Metric:
-    """Compute the standard error of `acc` over instances."""
-    return _metric("acc", "stderr")
-
-
-@metric
-def circular_stderr() -> Metric:
-    """Compute the standard error of `circular` over instances."""
-    return _metric("circular", "stderr")
-
-
-@metric
-def partial_circular_stderr() -> Metric:
-    """Compute the standard error of `partial_circular` over instances."""
-    return _metric("partial_circular", "stderr")
-
-
-@metric
-def rotation_acc_stderr() -> Metric:
-    """Compute the standard error of `rotation_acc` over instances."""
-    return _metric("rotation_acc", "stderr")
-
+acc, acc_stderr = rate_metric_pair(
+    "acc", _mean("acc"), "Accuracy: the share of instances whose original order was answered right (ACC, §2.2)"
+)
+circular, circular_stderr = rate_metric_pair(
+    "circular",
+    _mean("circular"),
+    "Circular: the share of instances with all four rotations answered right (CIR, §2.2)",
+)
+partial_circular, partial_circular_stderr = rate_metric_pair(
+    "partial_circular",
+    _mean("partial_circular"),
+    "PartialCircular: the mean of c/4 · [(1 − α) + α(1 − H)] over instances (Eq. 2, Appendix F)",
+)
+rotation_acc, rotation_acc_stderr = rate_metric_pair(
+    "rotation_acc",
+    _mean("rotation_acc"),
+    "the accuracy over all rotations: the mean of c/4 (PartialCircular at α = 0)",
+)
 
 METRICS: dict[str, Callable[[], Metric]] = {
     "acc": acc,
@@ -252,7 +214,7 @@ def by_question_type(name: str) -> Metric:
     """One metric per question type, named `<name>_<type>` in the log (e.g. `circular_3e1c`)."""
     if name not in METRICS:
         raise ValueError(f"metric must be one of {', '.join(METRIC_NAMES)}; got {name!r}")
-    return grouped(METRICS[name](), "question_type", all=False, name_template=f"{name}_{{group_name}}")
+    return breakdown(METRICS[name], "question_type", name)
 
 
 def divlogiceval_metrics() -> list[Metric]:
@@ -275,16 +237,16 @@ def explain(
     outcome: Mapping[str, float],
 ) -> str:
     """A reader's account of one instance: every rotation's answer, mapped back, and the instance's scores."""
-    lines = [f"Gold: option {CHOICE_LETTERS[gold]} (original order): {options[gold]}", ""]
+    lines = [f"Gold: option {OPTION_LETTERS[gold]} (original order): {options[gold]}", ""]
     for rotation, (prediction, choice) in enumerate(zip(predictions, choices, strict=True)):
-        order = "".join(CHOICE_LETTERS[i] for i in rotation_order(rotation))
-        if prediction == UNPARSED:
+        order = "".join(OPTION_LETTERS[i] for i in rotation_order(rotation))
+        if prediction == NO_ANSWER_INDEX:
             lines.append(f"- Rotation {rotation} ({order}): unparsed ({choice.detail})")
             continue
-        shown = CHOICE_LETTERS[choice.position] if choice.position is not None else "?"
+        shown = OPTION_LETTERS[choice.position] if choice.position is not None else "?"
         mark = "right" if prediction == gold else "wrong"
         lines.append(
-            f"- Rotation {rotation} ({order}): answered {shown} = original {CHOICE_LETTERS[prediction]}, "
+            f"- Rotation {rotation} ({order}): answered {shown} = original {OPTION_LETTERS[prediction]}, "
             f"{mark} ({choice.how}: {choice.detail})"
         )
     lines += [
@@ -315,30 +277,25 @@ def circular_choice(alpha: float = 1.0) -> Scorer:
     check_alpha(alpha)
 
     async def score(state: TaskState, target: Target) -> Score:
-        responses = state.store.get(RESPONSES_KEY)
-        if not isinstance(responses, list) or len(responses) != ROTATIONS:
-            raise ValueError(
-                f"Sample {state.sample_id}: expected {ROTATIONS} responses in the store (key {RESPONSES_KEY!r}); "
-                "circular_choice scores the output of the rotations_generate solver"
-            )
+        responses = stored_responses(
+            state,
+            count=ROTATIONS,
+            what=f"{ROTATIONS} responses (one per rotation)",
+            scorer="circular_choice",
+            solver="rotations_generate",
+        )
         options = (state.metadata or {}).get("options")
         if not isinstance(options, list) or len(options) != ROTATIONS:
             raise ValueError(f"Sample {state.sample_id}: metadata['options'] must hold the {ROTATIONS} options")
-        if target.text not in CHOICE_LETTERS:
-            raise ValueError(f"Sample {state.sample_id}: target must be one of A, B, C, D; got {target.text!r}")
-        gold = CHOICE_LETTERS.index(target.text)
-        predictions, choices = predictions_of([str(r) for r in responses], [str(o) for o in options])
+        gold = OPTION_LETTERS.index(checked_gold(state, target, tuple(OPTION_LETTERS)))
+        predictions, choices = predictions_of(responses, [str(o) for o in options])
         outcome = instance_outcome(predictions, gold, alpha)
         first = predictions[0]
         return Score(
             value=dict(outcome),
-            answer="unparsed" if first == UNPARSED else CHOICE_LETTERS[first],
+            answer=UNPARSED if first == NO_ANSWER_INDEX else OPTION_LETTERS[first],
             explanation=explain(options, gold, predictions, choices, outcome),
-            metadata={
-                "predictions": predictions,
-                "parsed_how": [c.how for c in choices],
-                "parse_details": [c.detail for c in choices],
-            },
+            metadata={"predictions": predictions, **how_each_read(choices)},
         )
 
     return score

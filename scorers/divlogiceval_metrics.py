@@ -1,14 +1,14 @@
 """Metric arithmetic of circular evaluation (DivLogicEval §2.2, Appendices F–G), in pure Python.
 
 DESIGN decision 6: no framework imports here. The Inspect scorer (`scorers.divlogiceval`), the lm-eval aggregations
-(`task_configs.divlogiceval_utils`) and the Hugging Face `evaluate` modules (`lgmt_tasks/metrics/partial_circular`,
+(`task_configs/divlogiceval/utils.py`) and the Hugging Face `evaluate` modules (`lgmt_tasks/metrics/partial_circular`,
 `lgmt_tasks/metrics/circular`) all call these functions, so the three cannot disagree.
 
 Rotations. An instance with options (o₁, o₂, o₃, o₄) is asked four times, with the options rotated: rotation r
 shows (o₍ᵣ₊₁₎, …) — i.e. original option (r + k) mod 4 at position k — so rotation 0 is the original order
 (o₁o₂o₃o₄, o₂o₃o₄o₁, o₃o₄o₁o₂, o₄o₁o₂o₃). Each answer is mapped back to the *original* option index, so one
-instance gives four predictions `[i₁, i₂, i₃, i₄]` (rotation order) of original indices, `UNPARSED` (−1) where an
-answer could not be read.
+instance gives four predictions `[i₁, i₂, i₃, i₄]` (rotation order) of original indices, `NO_ANSWER_INDEX` (−1)
+where an answer could not be read.
 
 Per instance, with gold g and c = #{r : iᵣ = g}:
 
@@ -24,7 +24,8 @@ outcome, "no answer", as if they were one more (wrong) option: a model that alwa
 not uncertain. They are reported separately as the unparsed rate (unparsed answers / all answers).
 
 A metric over a set of instances is the mean of the per-instance values (the paper's Table 9 reports these as
-percentages). Empty input gives NaN: no instances, no accuracy (0.0 would read as a measured failure).
+percentages), with the standard error of that mean (`instance_mean`). Empty input gives NaN: no instances, no
+accuracy (0.0 would read as a measured failure).
 """
 
 from __future__ import annotations
@@ -33,10 +34,20 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from lgmt_tasks.divlogiceval.rotation import ROTATIONS, rotation_order, to_original, to_position  # noqa: F401
+from lgmt_tasks.divlogiceval.rotation import (
+    ROTATIONS,
+    to_original,  # noqa: F401  (only for task_configs/divlogiceval/utils.py, until it imports it from rotation)
+)
+from lgmt_tasks.scorers.pairwise import Rate, outcome_column
 
-UNPARSED = -1
-"""The prediction of an answer that could not be read."""
+NO_ANSWER_INDEX = -1
+"""The prediction (an original option index) of an answer that could not be read: no option's index.
+
+Not `vocabulary.UNPARSED`, the string a scorer records as the answer of an unread reply: a prediction is an index."""
+
+UNPARSED = NO_ANSWER_INDEX
+"""Deprecated name of `NO_ANSWER_INDEX`, kept for the `evaluate` modules (`lgmt_tasks/metrics/circular`,
+`lgmt_tasks/metrics/partial_circular`) until they import the new name."""
 
 OUTCOME_KEYS: tuple[str, ...] = ("acc", "circular", "partial_circular", "rotation_acc", "unparsed")
 """The keys of one instance's outcome (the keys of the Inspect score dict)."""
@@ -48,9 +59,9 @@ METRIC_NAMES: tuple[str, ...] = ("acc", "circular", "partial_circular", "rotatio
 def _check(predictions: Sequence[int], gold: int) -> None:
     if len(predictions) != ROTATIONS:
         raise ValueError(f"expected {ROTATIONS} predictions (one per rotation), got {len(predictions)}")
-    bad = [p for p in predictions if p != UNPARSED and not 0 <= p < ROTATIONS]
+    bad = [p for p in predictions if p != NO_ANSWER_INDEX and not 0 <= p < ROTATIONS]
     if bad:
-        raise ValueError(f"predictions must be option indices 0–{ROTATIONS - 1} or {UNPARSED}; got {bad}")
+        raise ValueError(f"predictions must be option indices 0–{ROTATIONS - 1} or {NO_ANSWER_INDEX}; got {bad}")
     if not 0 <= gold < ROTATIONS:
         raise ValueError(f"gold must be an option index 0–{ROTATIONS - 1}; got {gold}")
 
@@ -91,7 +102,7 @@ def partial_circular(predictions: Sequence[int], gold: int, alpha: float = 1.0) 
     """PartialCircular of one instance: PC_α = c/4 · [(1 − α) + α(1 − H)] (Eq. 2 at α = 1; Appendix F).
 
     Args:
-        predictions: The four predicted original indices (rotation order), `UNPARSED` for unread answers.
+        predictions: The four predicted original indices (rotation order), `NO_ANSWER_INDEX` for unread answers.
         gold: The gold original index.
         alpha: Weight of the entropy penalty, in [0, 1]: 1 (default) is the paper's Eq. (2), 0 gives c/4.
 
@@ -128,7 +139,7 @@ def instance_outcome(predictions: Sequence[int], gold: int, alpha: float = 1.0) 
         "circular": float(c == ROTATIONS),
         "partial_circular": partial_circular(predictions, gold, alpha),
         "rotation_acc": c / ROTATIONS,
-        "unparsed": sum(p == UNPARSED for p in predictions) / ROTATIONS,
+        "unparsed": sum(p == NO_ANSWER_INDEX for p in predictions) / ROTATIONS,
     }
 
 
@@ -155,19 +166,29 @@ def metric_values(outcomes: Sequence[Mapping[str, float]], name: str) -> list[fl
     key = "unparsed" if name == "unparsed_rate" else name
     if key not in OUTCOME_KEYS:
         raise ValueError(f"unknown metric {name!r}; expected one of {', '.join(METRIC_NAMES)}")
-    values = []
-    for index, outcome in enumerate(outcomes):
-        if key not in outcome:
-            raise ValueError(f"outcome {index} has no {key!r} (expected the keys {', '.join(OUTCOME_KEYS)})")
-        values.append(float(outcome[key]))
-    return values
+    return outcome_column(outcomes, key, f"expected the keys {', '.join(OUTCOME_KEYS)}")
+
+
+def instance_mean(outcomes: Sequence[Mapping[str, float]], name: str) -> Rate:
+    """One metric over a set of instances: the mean of its per-instance values, with the standard error of the mean.
+
+    Args:
+        outcomes: Per-instance outcomes (`instance_outcome`, or their means over epochs).
+        name: One of `METRIC_NAMES`.
+
+    Returns:
+        The estimate: value `mean`, standard error `stderr`, numerator the sum of the values, denominator the number
+        of instances (NaN value and standard error for no instances; NaN standard error for one).
+    """
+    values = metric_values(outcomes, name)
+    return Rate(mean(values), stderr(values), math.fsum(values), float(len(values)))
 
 
 def summarize(predictions: Sequence[Sequence[int]], golds: Sequence[int], alpha: float = 1.0) -> dict[str, float]:
     """Every metric over a set of instances, with standard errors: `acc`, `acc_stderr`, …, `unparsed_rate_stderr`.
 
     Args:
-        predictions: Per instance, the four predicted original indices in rotation order (`UNPARSED` = −1).
+        predictions: Per instance, the four predicted original indices in rotation order (`NO_ANSWER_INDEX` = −1).
         golds: Per instance, the gold original index.
         alpha: PC_α's alpha.
 
@@ -182,7 +203,7 @@ def summarize(predictions: Sequence[Sequence[int]], golds: Sequence[int], alpha:
     outcomes = [instance_outcome(p, g, alpha) for p, g in zip(predictions, golds, strict=True)]
     out: dict[str, float] = {}
     for name in METRIC_NAMES:
-        values = metric_values(outcomes, name)
-        out[name] = mean(values)
-        out[f"{name}_stderr"] = stderr(values)
+        estimate = instance_mean(outcomes, name)
+        out[name] = estimate.value
+        out[f"{name}_stderr"] = estimate.stderr
     return out

@@ -8,7 +8,7 @@ definition and why MR-152's accuracies are relation-relative).
 What appears in the log's results, by name:
 
 - `mvr`, `acc_static`, `acc_cons`, `hdr`, `fur`, `unparsed_rate` and their `_stderr`: LGMT's own metrics
-  (`scorers/lgmt.py`), applied unchanged, so a lexical log and an LGMT log can be read side by side;
+  (`scorers/pairwise_metrics.py`), applied unchanged, so a lexical log and an LGMT log can be read side by side;
 - `cm_pass_correct`, `cm_pass_wrong`, `cm_fail_correct`, `cm_fail_wrong`: LLMorph's Table VIII cells ①–④, each a
   share of the compared groups (② = `fur` and ③ = `hdr` by definition);
 - `discarded_rate`: groups whose LLM follow-up could not be made at eval time (included in `unparsed_rate`);
@@ -24,10 +24,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import anyio
-from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from lgmt_tasks.scorers.answers import TRUTH_LABELS, ParsedAnswer, parse_label
+from lgmt_tasks.scorers.answers import ParsedAnswer, parse_label
 from lgmt_tasks.scorers.lexical_metrics import (
     CM_KEYS,
     DIFFERENT_THRESHOLD,
@@ -41,9 +41,11 @@ from lgmt_tasks.scorers.lexical_metrics import (
     similarity_violation,
 )
 from lgmt_tasks.scorers.lexical_metrics import discarded_rate as discarded_rate_of
-from lgmt_tasks.scorers.lgmt import RATE_METRICS, STDERR_METRICS, breakdown
-from lgmt_tasks.scorers.pairwise import RATE_NAMES, Outcome
-from lgmt_tasks.vocabulary import RESPONSES_KEY, TRANSFORM_KEY
+from lgmt_tasks.scorers.outcomes import checked_gold, score_outcomes, stored_responses
+from lgmt_tasks.scorers.pairwise import Outcome, Rate
+from lgmt_tasks.scorers.pairwise_metrics import pairwise_rate_metrics, rate_breakdown
+from lgmt_tasks.scorers.rate_metrics import Estimate, rate_metric
+from lgmt_tasks.vocabulary import TRANSFORM_KEY, TRUTH_LABELS, UNPARSED
 
 OUTPUTS: tuple[str, ...] = ("label", "text")
 """How outputs are compared: parsed labels, or the completions' text by embedding similarity."""
@@ -63,58 +65,43 @@ def lexical_outcomes(scores: Sequence[SampleScore]) -> list[Outcome]:
     Raises:
         ValueError: Naming the sample, if a score is not a dict with every key of `LEXICAL_KEYS`.
     """
-    out: list[Outcome] = []
-    for sample_score in scores:
-        value = sample_score.score.value
-        if not isinstance(value, Mapping) or any(not isinstance(value.get(k), int | float) for k in LEXICAL_KEYS):
-            raise ValueError(
-                f"Sample {sample_score.sample_id}: lexical metrics need a dict score with the numeric keys "
-                f"{', '.join(LEXICAL_KEYS)}; got {value!r:.200}"
-            )
-        out.append({key: float(value[key]) for key in LEXICAL_KEYS})  # type: ignore[arg-type]
-    return out
+    return score_outcomes(scores, LEXICAL_KEYS, "lexical")
 
 
-def _cell_metric(cell: str) -> Metric:
-    def compute(scores: list[SampleScore]) -> float:
-        return confusion_cell(lexical_outcomes(scores), cell).value
+def _cell(cell: str) -> Estimate:
+    """The estimate of one confusion-matrix cell over lexical scores."""
 
-    return compute
+    def estimate(scores: Sequence[SampleScore]) -> Rate:
+        return confusion_cell(lexical_outcomes(scores), cell)
 
-
-@metric
-def cm_pass_correct() -> Metric:
-    """Compute LLMorph's cell ①: both oracles pass / compared groups."""
-    return _cell_metric("cm_pass_correct")
+    return estimate
 
 
-@metric
-def cm_pass_wrong() -> Metric:
-    """Compute LLMorph's cell ②: the MT oracle passes but the source answer is wrong / compared groups (= FUR)."""
-    return _cell_metric("cm_pass_wrong")
+def _discarded(scores: Sequence[SampleScore]) -> Rate:
+    return discarded_rate_of(lexical_outcomes(scores))
 
 
-@metric
-def cm_fail_correct() -> Metric:
-    """Compute LLMorph's cell ③: the MT oracle fails but the source answer is right / compared groups (= HDR)."""
-    return _cell_metric("cm_fail_correct")
-
-
-@metric
-def cm_fail_wrong() -> Metric:
-    """Compute LLMorph's cell ④: both oracles fail / compared groups."""
-    return _cell_metric("cm_fail_wrong")
-
-
-@metric
-def discarded_rate() -> Metric:
-    """Compute the share of groups whose LLM follow-up could not be made at eval time / all groups."""
-
-    def compute(scores: list[SampleScore]) -> float:
-        return discarded_rate_of(lexical_outcomes(scores)).value
-
-    return compute
-
+cm_pass_correct = rate_metric(
+    "cm_pass_correct", _cell("cm_pass_correct"), "Compute LLMorph's cell ①: both oracles pass / compared groups."
+)
+cm_pass_wrong = rate_metric(
+    "cm_pass_wrong",
+    _cell("cm_pass_wrong"),
+    "Compute LLMorph's cell ②: the MT oracle passes but the source answer is wrong / compared groups (= FUR).",
+)
+cm_fail_correct = rate_metric(
+    "cm_fail_correct",
+    _cell("cm_fail_correct"),
+    "Compute LLMorph's cell ③: the MT oracle fails but the source answer is right / compared groups (= HDR).",
+)
+cm_fail_wrong = rate_metric(
+    "cm_fail_wrong", _cell("cm_fail_wrong"), "Compute LLMorph's cell ④: both oracles fail / compared groups."
+)
+discarded_rate = rate_metric(
+    "discarded_rate",
+    _discarded,
+    "Compute the share of groups whose LLM follow-up could not be made at eval time / all groups.",
+)
 
 CELL_METRICS = {
     "cm_pass_correct": cm_pass_correct,
@@ -128,13 +115,12 @@ CELL_METRICS = {
 def lexical_metrics() -> list[Metric]:
     """List the metrics of the lexical scorer (see the module docstring for the names in the log)."""
     return [
-        *(RATE_METRICS[name]() for name in RATE_NAMES),
-        *(STDERR_METRICS[name]() for name in RATE_NAMES),
+        *pairwise_rate_metrics(),
         *(CELL_METRICS[cell]() for cell in CM_KEYS),
         discarded_rate(),
-        breakdown("mvr", "mr"),
-        breakdown("hdr", "mr"),
-        breakdown("mvr", "part"),
+        rate_breakdown("mvr", "mr"),
+        rate_breakdown("hdr", "mr"),
+        rate_breakdown("mvr", "part"),
     ]
 
 
@@ -158,7 +144,7 @@ def explain(
         f"expected output relation: {expected}. Gold: {gold}.",
         "",
         *(
-            f"- {who}: {answer.label or 'unparsed'} ({answer.how}: {answer.detail})"
+            f"- {who}: {answer.label or UNPARSED} ({answer.how}: {answer.detail})"
             for who, answer in zip(("Source", "Follow-up"), answers, strict=True)
         ),
     ]
@@ -224,21 +210,20 @@ def lexical_consistency(
         transform = state.store.get(TRANSFORM_KEY)
         if isinstance(transform, Mapping) and not transform.get("ok"):
             return _discarded_score(transform)
-        responses = state.store.get(RESPONSES_KEY)
-        if not isinstance(responses, list) or len(responses) != 2:
-            raise ValueError(
-                f"Sample {state.sample_id}: expected two responses (source, follow-up) in the store under "
-                f"{RESPONSES_KEY!r}; lexical_consistency scores the output of lexical_generate"
-            )
-        gold = target.text
-        if gold not in TRUTH_LABELS:
-            raise ValueError(f"Sample {state.sample_id}: target must be one of {', '.join(TRUTH_LABELS)}; got {gold!r}")
+        responses = stored_responses(
+            state,
+            count=2,
+            what="two responses (source, follow-up)",
+            scorer="lexical_consistency",
+            solver="lexical_generate",
+        )
+        gold = checked_gold(state, target, TRUTH_LABELS)
         expected = str(metadata.get("expected", ""))
         if expected not in ("equivalence", "difference"):
             raise ValueError(
                 f"Sample {state.sample_id}: metadata 'expected' must be 'equivalence' or 'difference'; got {expected!r}"
             )
-        answers = [parse_label(str(r)) for r in responses]
+        answers = [parse_label(response) for response in responses]
         source, followup = answers[0].label, answers[1].label
         similarity: float | None = None
         violation: bool | None = None
@@ -246,7 +231,7 @@ def lexical_consistency(
             if source is not None and followup is not None:
                 violation = label_violation(expected, source, followup)
         else:
-            texts = [str(r).strip() for r in responses]
+            texts = [response.strip() for response in responses]
             if all(texts):
                 similarity = await anyio.to_thread.run_sync(_similarity, texts[0], texts[1])
                 violation = similarity_violation(expected, similarity, equivalent_threshold, different_threshold)
@@ -263,7 +248,7 @@ def lexical_consistency(
         thresholds = (equivalent_threshold, different_threshold) if output == "text" else None
         return Score(
             value=dict(outcome),
-            answer=source or "unparsed",
+            answer=source or UNPARSED,
             explanation=explain(metadata, gold, answers, outcome, similarity, thresholds),
             metadata=details,
         )

@@ -18,9 +18,9 @@ the rates are ratios of sums, exact under it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
-from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, grouped, metric, scorer
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from lgmt_tasks.scorers.answers import ParsedAnswer, parse_yes_no
@@ -31,19 +31,19 @@ from lgmt_tasks.scorers.logicasker_metrics import (
     response_accuracy,
     yes_no_outcome,
 )
+from lgmt_tasks.scorers.outcomes import checked_gold, how_read, score_outcomes
 from lgmt_tasks.scorers.pairwise import Rate
-from lgmt_tasks.vocabulary import UNPARSED
-
-"""`Score.answer` when the reply did not follow the instruction."""
+from lgmt_tasks.scorers.rate_metrics import breakdown, rate_metric, rate_metric_pair
+from lgmt_tasks.vocabulary import UNPARSED, YES_NO_LABELS
 
 BREAKDOWNS: dict[str, str] = {
-    "logic": "response_accuracy_logic_{group_name}",
-    "category": "response_accuracy_category_{group_name}",
-    "problem_type": "response_accuracy_problem_type_{group_name}",
-    "length": "response_accuracy_length_{group_name}",
-    "skill": "response_accuracy_rule_{group_name}",
+    "logic": "response_accuracy_logic",
+    "category": "response_accuracy_category",
+    "problem_type": "response_accuracy_problem_type",
+    "length": "response_accuracy_length",
+    "skill": "response_accuracy_rule",
 }
-"""Sample metadata key → metric name template of its response-accuracy breakdown."""
+"""Sample metadata key → name of its response-accuracy breakdown (`<name>_<value>` in the log)."""
 
 
 def outcomes_of(scores: Sequence[SampleScore]) -> list[Outcome]:
@@ -52,45 +52,30 @@ def outcomes_of(scores: Sequence[SampleScore]) -> list[Outcome]:
     Raises:
         ValueError: Naming the sample, if a score is not a dict with numeric `correct` and `answered`.
     """
-    outcomes: list[Outcome] = []
-    for sample_score in scores:
-        value = sample_score.score.value
-        if not isinstance(value, Mapping) or not all(isinstance(value.get(k), int | float) for k in OUTCOME_KEYS):
-            raise ValueError(
-                f"Sample {sample_score.sample_id}: LogicAsker metrics need a dict score with numeric "
-                f"{', '.join(OUTCOME_KEYS)}; got {value!r}"
-            )
-        outcomes.append({key: float(value[key]) for key in OUTCOME_KEYS})  # type: ignore[arg-type]
-    return outcomes
+    return score_outcomes(scores, OUTCOME_KEYS, "LogicAsker")
 
 
-def _rate_metric(rate: Callable[[Sequence[Outcome]], Rate], part: str) -> Metric:
-    def compute(scores: list[SampleScore]) -> float:
-        result = rate(outcomes_of(scores))
-        return result.value if part == "value" else result.stderr
-
-    return compute
+def _response_accuracy(scores: Sequence[SampleScore]) -> Rate:
+    return response_accuracy(outcomes_of(scores))
 
 
-@metric(name="response_accuracy")
-def response_accuracy_metric() -> Metric:
-    """Compute response accuracy: correct answers / answers that follow the instruction (LogicAsker §3.3)."""
-    return _rate_metric(response_accuracy, "value")
+def _instruction_following_rate(scores: Sequence[SampleScore]) -> Rate:
+    return instruction_following_rate(outcomes_of(scores))
 
 
-@metric
-def response_accuracy_stderr() -> Metric:
-    """Compute the standard error of response accuracy (delta method over tests)."""
-    return _rate_metric(response_accuracy, "stderr")
+response_accuracy_metric, response_accuracy_stderr = rate_metric_pair(
+    "response_accuracy",
+    _response_accuracy,
+    "response accuracy: correct answers / answers that follow the instruction (LogicAsker §3.3)",
+)
+instruction_following_rate_metric = rate_metric(
+    "instruction_following_rate",
+    _instruction_following_rate,
+    "Compute the instruction-following rate: answers read as yes or no / tests (LogicAsker §3.3).",
+)
 
 
-@metric(name="instruction_following_rate")
-def instruction_following_rate_metric() -> Metric:
-    """Compute the instruction-following rate: answers read as yes or no / tests (LogicAsker §3.3)."""
-    return _rate_metric(instruction_following_rate, "value")
-
-
-def logicasker_metrics(breakdowns: Sequence[str] = tuple(BREAKDOWNS)) -> list[Metric | dict[str, list[Metric]]]:
+def logicasker_metrics(breakdowns: Sequence[str] = tuple(BREAKDOWNS)) -> list[Metric]:
     """List the LogicAsker metrics: the two rates, the standard error, and response accuracy per attribute.
 
     Args:
@@ -106,7 +91,7 @@ def logicasker_metrics(breakdowns: Sequence[str] = tuple(BREAKDOWNS)) -> list[Me
         response_accuracy_metric(),
         response_accuracy_stderr(),
         instruction_following_rate_metric(),
-        *(grouped(response_accuracy_metric(), key, all=False, name_template=BREAKDOWNS[key]) for key in breakdowns),
+        *(breakdown(response_accuracy_metric, key, BREAKDOWNS[key]) for key in breakdowns),
     ]
 
 
@@ -125,7 +110,7 @@ def explain(metadata: Mapping[str, object], gold: str, parsed: ParsedAnswer) -> 
     return f"Skill: {skill}. Gold: {gold}. Read: {parsed.label or UNPARSED} ({parsed.how}: {parsed.detail}). {verdict}"
 
 
-@scorer(metrics=logicasker_metrics())  # type: ignore[arg-type]
+@scorer(metrics=logicasker_metrics())
 def yes_no_answer() -> Scorer:
     """Score a LogicAsker reply: parse yes/no strictly and compare with the proven answer.
 
@@ -135,15 +120,13 @@ def yes_no_answer() -> Scorer:
     """
 
     async def score(state: TaskState, target: Target) -> Score:
-        gold = target.text
-        if gold not in ("yes", "no"):
-            raise ValueError(f"Sample {state.sample_id}: target must be 'yes' or 'no'; got {gold!r}")
+        gold = checked_gold(state, target, YES_NO_LABELS, shown="'yes' or 'no'")
         parsed = parse_yes_no(state.output.completion)
         return Score(
             value=dict(yes_no_outcome(gold, parsed.label)),
             answer=parsed.label or UNPARSED,
             explanation=explain(state.metadata or {}, gold, parsed),
-            metadata={"parsed_how": parsed.how, "parse_detail": parsed.detail},
+            metadata=how_read(parsed),
         )
 
     return score

@@ -15,10 +15,10 @@ weakness report gives Wilson score intervals on the counts instead of normal-app
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 
 from lgmt_tasks.scorers.pairwise import Rate, outcome_column, ratio_of_sums
+from lgmt_tasks.vocabulary import YES_NO_LABELS
 
 OUTCOME_KEYS: tuple[str, ...] = ("correct", "answered")
 """The keys of one test's outcome (the keys of the LogicAsker score dict)."""
@@ -40,7 +40,7 @@ def yes_no_outcome(gold: str, answer: str | None) -> dict[str, int]:
     Raises:
         ValueError: If `gold` is not `yes` or `no`.
     """
-    if gold not in ("yes", "no"):
+    if gold not in YES_NO_LABELS:
         raise ValueError(f"gold answer must be 'yes' or 'no', got {gold!r}")
     return {"correct": int(answer == gold), "answered": int(answer is not None)}
 
@@ -58,26 +58,6 @@ def instruction_following_rate(outcomes: Sequence[Outcome]) -> Rate:
     """Compute the instruction-following rate (§3.3): Σ answered / number of tests; NaN for no tests."""
     answered = _column(outcomes, "answered")
     return ratio_of_sums(answered, [1.0] * len(answered))
-
-
-def wilson_interval(successes: float, n: float, z: float = 1.959964) -> tuple[float, float]:
-    """Wilson score interval of a proportion (95% by default); (NaN, NaN) when n is 0.
-
-    Args:
-        successes: Number of successes (may be fractional after epoch reduction).
-        n: Number of trials.
-        z: Normal quantile of the confidence level.
-
-    Returns:
-        The lower and upper bounds.
-    """
-    if n <= 0:
-        return (math.nan, math.nan)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def summarize(outcomes: Sequence[Outcome]) -> dict[str, float]:

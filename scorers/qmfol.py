@@ -22,12 +22,14 @@ exact (pooled over all sample-epochs).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 
-from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, grouped, metric, scorer
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
-from lgmt_tasks.scorers.answers import TRUTH_LABELS, parse_label
+from lgmt_tasks.scorers.answers import parse_label
+from lgmt_tasks.scorers.outcomes import checked_gold, how_read, score_outcomes
+from lgmt_tasks.scorers.pairwise import Rate
 from lgmt_tasks.scorers.qmfol_metrics import (
     OUTCOME_KEYS,
     Outcome,
@@ -36,10 +38,9 @@ from lgmt_tasks.scorers.qmfol_metrics import (
     f1_scores,
     sample_outcome,
 )
+from lgmt_tasks.scorers.rate_metrics import breakdown, rate_metric_pair
 from lgmt_tasks.scorers.unparsed import unparsed_rate  # shared by every suite
-from lgmt_tasks.vocabulary import UNPARSED
-
-"""`Score.answer` when the answer could not be parsed."""
+from lgmt_tasks.vocabulary import TRUTH_LABELS, UNPARSED
 
 BREAKDOWNS: dict[str, str] = {
     "depth_width": "accuracy by depth × width (`d5_w10`), Figure 4",
@@ -62,36 +63,16 @@ def outcomes_of(scores: Sequence[SampleScore]) -> list[Outcome]:
     Raises:
         ValueError: Naming the sample, if a score is not a dict with those keys.
     """
-    outcomes: list[Outcome] = []
-    for sample_score in scores:
-        value = sample_score.score.value
-        if not isinstance(value, Mapping) or any(not isinstance(value.get(k), int | float) for k in OUTCOME_KEYS):
-            raise ValueError(
-                f"Sample {sample_score.sample_id}: QMFOL metrics need a dict score with numeric "
-                f"{', '.join(OUTCOME_KEYS)}; got {value!r:.200}"
-            )
-        outcomes.append({key: float(value[key]) for key in OUTCOME_KEYS})  # type: ignore[arg-type]  # checked above
-    return outcomes
+    return score_outcomes(scores, OUTCOME_KEYS, "QMFOL")
 
 
-@metric(name="accuracy")
-def qmfol_accuracy() -> Metric:
-    """Compute accuracy: correct answers / parsed answers."""
-
-    def compute(scores: list[SampleScore]) -> float:
-        return accuracy(outcomes_of(scores)).value
-
-    return compute
+def _accuracy(scores: Sequence[SampleScore]) -> Rate:
+    return accuracy(outcomes_of(scores))
 
 
-@metric(name="accuracy_stderr")
-def qmfol_accuracy_stderr() -> Metric:
-    """Compute the standard error of accuracy (delta method over tasks)."""
-
-    def compute(scores: list[SampleScore]) -> float:
-        return accuracy(outcomes_of(scores)).stderr
-
-    return compute
+qmfol_accuracy, qmfol_accuracy_stderr = rate_metric_pair(
+    "accuracy", _accuracy, "accuracy: correct answers / parsed answers (delta-method standard error over tasks)"
+)
 
 
 @metric(name="f1")
@@ -114,16 +95,6 @@ def qmfol_answer_distribution() -> Metric:
     return compute
 
 
-def breakdown(base: Callable[[], Metric], name: str, key: str) -> Metric:
-    """Break a metric down by a sample metadata key, named `<name>_<value>` (e.g. `accuracy_d5_w10`).
-
-    Returns:
-        An Inspect `grouped` metric without an "all" entry; a sample lacking `key` makes it raise a ValueError
-        naming the sample.
-    """
-    return grouped(base(), key, all=False, name_template=f"{name}_{{group_name}}")
-
-
 def qmfol_metrics(breakdowns: Sequence[str] = tuple(BREAKDOWNS)) -> list[Metric]:
     """List the QMFOL metrics: headline numbers, F1s, the distribution, and the breakdowns of accuracy.
 
@@ -142,8 +113,8 @@ def qmfol_metrics(breakdowns: Sequence[str] = tuple(BREAKDOWNS)) -> list[Metric]
         qmfol_f1(),
         qmfol_answer_distribution(),
         unparsed_rate(),
-        *(breakdown(qmfol_accuracy, "accuracy", key) for key in breakdowns),
-        breakdown(unparsed_rate, "unparsed_rate", "label"),
+        *(breakdown(qmfol_accuracy, key, "accuracy") for key in breakdowns),
+        breakdown(unparsed_rate, "label", "unparsed_rate"),
     ]
 
 
@@ -157,9 +128,7 @@ def qmfol_scorer() -> Scorer:
     """
 
     async def score(state: TaskState, target: Target) -> Score:
-        gold = target.text
-        if gold not in TRUTH_LABELS:
-            raise ValueError(f"Sample {state.sample_id}: target must be one of {', '.join(TRUTH_LABELS)}; got {gold!r}")
+        gold = checked_gold(state, target, TRUTH_LABELS)
         parsed = parse_label(state.output.completion)
         outcome = sample_outcome(gold, parsed.label)
         construction = (state.metadata or {}).get("construction", gold)
@@ -172,7 +141,7 @@ def qmfol_scorer() -> Scorer:
             value=dict(outcome),
             answer=parsed.label or UNPARSED,
             explanation=explanation,
-            metadata={"parsed_how": parsed.how, "parse_detail": parsed.detail},
+            metadata=how_read(parsed),
         )
 
     return score

@@ -24,8 +24,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-from lgmt_tasks.scorers.answers import TRUTH_LABELS
 from lgmt_tasks.scorers.pairwise import Rate, ratio_of_sums
+from lgmt_tasks.vocabulary import TRUTH_LABELS
 
 LABELS: tuple[str, ...] = TRUTH_LABELS
 """The answer labels, in the paper's order."""

@@ -15,16 +15,17 @@ What one sample contributes, by the keys its dict score has:
 
 The rate is the mean over samples (after Inspect's epoch reduction, the mean over sample-epochs), computed by
 `pairwise.ratio_of_sums` with a denominator of one per sample, as the pure functions above do; its standard error is
-the usual standard error of a mean.
+the usual standard error of a mean. Both are made by `rate_metrics.rate_metric_pair`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from inspect_ai.scorer import Metric, SampleScore, metric
+from inspect_ai.scorer import SampleScore
 
 from lgmt_tasks.scorers.pairwise import Rate, ratio_of_sums
+from lgmt_tasks.scorers.rate_metrics import rate_metric_pair
 
 
 def unparsed_share(value: object, sample_id: object) -> float:
@@ -57,21 +58,8 @@ def unparsed_rate_of(scores: Sequence[SampleScore]) -> Rate:
     return ratio_of_sums(shares, [1.0] * len(shares))
 
 
-@metric
-def unparsed_rate() -> Metric:
-    """Compute the share of samples' answers that the parser could not read (see the module docstring)."""
-
-    def compute(scores: list[SampleScore]) -> float:
-        return unparsed_rate_of(scores).value
-
-    return compute
-
-
-@metric
-def unparsed_rate_stderr() -> Metric:
-    """Compute the standard error of `unparsed_rate` (the standard error of a mean over samples)."""
-
-    def compute(scores: list[SampleScore]) -> float:
-        return unparsed_rate_of(scores).stderr
-
-    return compute
+unparsed_rate, unparsed_rate_stderr = rate_metric_pair(
+    "unparsed_rate",
+    unparsed_rate_of,
+    "the share of samples' answers that the parser could not read (see the module docstring)",
+)

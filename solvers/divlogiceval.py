@@ -16,12 +16,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from inspect_ai.model import ChatMessage, ChatMessageUser, ModelOutput, get_model
+from inspect_ai.model import ChatMessage, ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.util import collect
 
 from lgmt_tasks.divlogiceval.rotation import ROTATIONS, rotation_order
-from lgmt_tasks.solvers.group import RESPONSES_KEY, members_of
+from lgmt_tasks.solvers.group import generate_members, members_of
 from lgmt_tasks.vocabulary import OPTION_LETTERS
 
 INSTRUCTION = "You need to answer in the form of 'Answer: <A/B/C/D>' without explanation."
@@ -113,12 +112,7 @@ def rotations_generate() -> Solver:
         members = members_of(state)
         if len(members) != ROTATIONS:
             raise ValueError(f"Sample {state.sample_id}: expected {ROTATIONS} rotation prompts, got {len(members)}")
-        model = get_model()
         conversations: list[list[ChatMessage]] = [[ChatMessageUser(content=prompt)] for prompt in members]
-        outputs: list[ModelOutput] = await collect(*(model.generate(messages) for messages in conversations))
-        state.store.set(RESPONSES_KEY, [output.completion for output in outputs])
-        state.messages = [*conversations[0], outputs[0].message]
-        state.output = outputs[0]
-        return state
+        return await generate_members(state, conversations)
 
     return solve

@@ -14,6 +14,7 @@ Where the answers go:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from inspect_ai.model import (
@@ -61,6 +62,31 @@ def members_of(state: TaskState) -> list[str]:
     return members
 
 
+async def generate_members(
+    state: TaskState, conversations: Sequence[list[ChatMessage]], opening: str = ""
+) -> TaskState:
+    """Ask the model every member's conversation concurrently, store the answers, and show the first exchange.
+
+    The one way every group solver (LGMT, lexical, DivLogicEval's rotations) hands its answers to the scorer.
+
+    Args:
+        state: The sample's state.
+        conversations: One conversation per member, in member order (source, or the original order, first).
+        opening: The assistant prefill that ends every conversation ("" for none); it is put back in front of each
+            completion, so the stored answer is the whole reply.
+
+    Returns:
+        The state, with the answers under `state.store[RESPONSES_KEY]` (member order) and the first member's
+        conversation and output in `state.messages` / `state.output`.
+    """
+    model = get_model()
+    outputs: list[ModelOutput] = await collect(*(model.generate(messages) for messages in conversations))
+    state.store.set(RESPONSES_KEY, [prefilled_response(opening, output) for output in outputs])
+    state.messages = [*conversations[0], outputs[0].message]
+    state.output = outputs[0]
+    return state
+
+
 @solver
 def group_generate(prompting: str = DEFAULT_PROMPTING, prefill: bool = False) -> Solver:
     """Generate one answer per group member with the paper's system prompt, concurrently.
@@ -85,16 +111,10 @@ def group_generate(prompting: str = DEFAULT_PROMPTING, prefill: bool = False) ->
     opening = PREFILLS[prompting] if prefill else ""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        members = members_of(state)
-        model = get_model()
-        conversations: list[list[ChatMessage]] = [
+        conversations = [
             open_answer([ChatMessageSystem(content=system), ChatMessageUser(content=prompt)], opening)
-            for prompt in members
+            for prompt in members_of(state)
         ]
-        outputs: list[ModelOutput] = await collect(*(model.generate(messages) for messages in conversations))
-        state.store.set(RESPONSES_KEY, [prefilled_response(opening, output) for output in outputs])
-        state.messages = [*conversations[0], outputs[0].message]
-        state.output = outputs[0]
-        return state
+        return await generate_members(state, conversations, opening)
 
     return solve

@@ -27,8 +27,6 @@ from lgmt_tasks.solvers.group import group_generate
 from lgmt_tasks.solvers.prompts import DEFAULT_PROMPTING, render_user_prompt
 from lgmt_tasks.vocabulary import TRANSFORM_KEY
 
-"""`state.store` key of an eval-time transformation (a dict: ok, premises, conclusion, reason, calls)."""
-
 TRANSFORMER_CACHE = CachePolicy(expiry=None, per_epoch=False, scopes={"purpose": "lgmt-lexical-transformer"})
 """The cache policy of transformer calls: the same follow-up in every epoch and every run."""
 

@@ -80,8 +80,9 @@ def formulas(
         st.lists(sub(), min_size=2, max_size=3).map(lambda xs: Or(tuple(xs))),
         st.tuples(st.sampled_from(binaries), sub(), sub()).map(lambda t: t[0](t[1], t[2])),
         st.sampled_from(VARIABLES).flatmap(
-            lambda v: st.tuples(st.sampled_from([Forall, Exists]), sub(tuple(dict.fromkeys((*bound, v)))))
-            .map(lambda t, v=v: t[0](v, t[1]))
+            lambda v: st.tuples(st.sampled_from([Forall, Exists]), sub(tuple(dict.fromkeys((*bound, v))))).map(
+                lambda t, v=v: t[0](v, t[1])
+            )
         ),
     ]
     return st.one_of(*options)

@@ -16,9 +16,13 @@ import lgmt_tasks._registry as entry_point
 from lgmt_tasks.suites import STANDARD_MODULES, SUITE_NAMES, SUITES, Suite, suite
 
 ROOT = Path(__file__).resolve().parents[1]
-CODE_ROOTS = {"lgmt_tasks": ROOT / "lgmt_tasks", "scorers": ROOT / "scorers", "solvers": ROOT / "solvers",
-              "task_configs": ROOT / "task_configs"}
-SHARED_SCORERS = {"answers", "pairwise", "unparsed"}
+CODE_ROOTS = {
+    "lgmt_tasks": ROOT / "lgmt_tasks",
+    "scorers": ROOT / "scorers",
+    "solvers": ROOT / "solvers",
+    "task_configs": ROOT / "task_configs",
+}
+SHARED_SCORERS = {"answers", "intervals", "outcomes", "pairwise", "pairwise_metrics", "rate_metrics", "unparsed"}
 """Scorer modules every suite may use."""
 SHARED_SOLVERS = {"group", "prompts", "prefill"}
 
@@ -111,8 +115,10 @@ def yaml_documents(entry: Suite) -> list[dict]:
         pass
 
     Loader.add_multi_constructor("!", lambda loader, suffix, node: None)  # `!function ...` tags: not needed here
-    return [yaml.load(p.read_text(encoding="utf-8"), Loader=Loader) or {}
-            for p in sorted((ROOT / "task_configs" / entry.name).glob("*.yaml"))]
+    return [
+        yaml.load(p.read_text(encoding="utf-8"), Loader=Loader) or {}
+        for p in sorted((ROOT / "task_configs" / entry.name).glob("*.yaml"))
+    ]
 
 
 @pytest.mark.parametrize("entry", SUITES, ids=SUITE_NAMES)
@@ -124,11 +130,6 @@ def test_the_lm_eval_yamls_carry_the_registry_version_and_task_names(entry: Suit
     assert names == set(entry.lm_eval_tasks)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue #13 still open: scorers/lexical.py uses scorers/lgmt.py's metric factories, task_configs/lexical "
-    "uses task_configs/lgmt, lgmt/report.py takes wilson_interval from scorers/logicasker_metrics.py",
-)
 def test_no_module_imports_another_suites_internals() -> None:
     """A suite may use shared code and another suite's package-level names; shared code reaches suites only through
     the registry (`suite(name).module(...)`), except the composition roots (the Inspect entry point, the `lgmt`
@@ -146,8 +147,9 @@ def test_no_module_imports_another_suites_internals() -> None:
             theirs = owner(target)
             if theirs is None or theirs == mine:
                 continue
-            if target.count(".") == 1 or (target.count(".") == 2 and target.split(".")[1] == theirs
-                                         and target.split(".")[2].isupper()):
+            if target.count(".") == 1 or (
+                target.count(".") == 2 and target.split(".")[1] == theirs and target.split(".")[2].isupper()
+            ):
                 continue  # `lgmt_tasks.lgmt` or a package-level constant such as `lgmt_tasks.lgmt.RELATION_IDS`
             offences.append(f"{here} imports {target}")
     assert not offences, "\n".join(offences)
@@ -169,8 +171,11 @@ def test_solvers_and_scorers_do_not_import_each_other_builders_or_tasks() -> Non
 
 
 def test_the_logic_core_and_the_vocabulary_import_nothing_of_ours_but_the_core() -> None:
-    for path in [*(ROOT / "lgmt_tasks" / "logic").glob("*.py"), ROOT / "lgmt_tasks" / "vocabulary.py",
-                 ROOT / "lgmt_tasks" / "suites.py"]:
+    for path in [
+        *(ROOT / "lgmt_tasks" / "logic").glob("*.py"),
+        ROOT / "lgmt_tasks" / "vocabulary.py",
+        ROOT / "lgmt_tasks" / "suites.py",
+    ]:
         outside = [t for t in imports_of(path) if not t.startswith("lgmt_tasks.logic")]
         assert not outside, f"{path.name} imports {outside}"
 
@@ -186,8 +191,11 @@ def test_the_suite_list_is_written_nowhere_else() -> None:
     """The five names in a row, as a tuple or a shell loop, were the registry's hand-made copies."""
     pattern = re.compile(r"lgmt\W+logicasker\W+divlogiceval\W+qmfol\W+lexical")
     allowed = {ROOT / "lgmt_tasks" / "suites.py"}
-    copies = [str(p.relative_to(ROOT)) for p in [*source_files(), ROOT / "Makefile"]
-              if p not in allowed and pattern.search(p.read_text(encoding="utf-8"))]
+    copies = [
+        str(p.relative_to(ROOT))
+        for p in [*source_files(), ROOT / "Makefile"]
+        if p not in allowed and pattern.search(p.read_text(encoding="utf-8"))
+    ]
     assert not copies
 
 

@@ -16,9 +16,25 @@ RATES = ("mvr", "acc_static", "acc_cons", "hdr", "fur", "unparsed_rate")
 def test_main_job_on_embedded_model(tmp_path):
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
     cmd = [
-        str(BIN / "inspect"), "eval", "lgmt_tasks/mr_e", "--model", "lgmt/smollm2", "--limit", "3",
-        "-T", "per_mr=2", "-T", "prompting=zero_shot", "-T", "prefill=true", "--max-tokens", "8",
-        "--log-dir", str(tmp_path), "--display", "none",
+        str(BIN / "inspect"),
+        "eval",
+        "lgmt_tasks/mr_e",
+        "--model",
+        "lgmt/smollm2",
+        "--limit",
+        "3",
+        "-T",
+        "per_mr=2",
+        "-T",
+        "prompting=zero_shot",
+        "-T",
+        "prefill=true",
+        "--max-tokens",
+        "8",
+        "--log-dir",
+        str(tmp_path),
+        "--display",
+        "none",
     ]
     subprocess.run(cmd, env=env, check=True, timeout=900)
     (info,) = list_eval_logs(str(tmp_path))
@@ -35,6 +51,7 @@ def test_main_job_on_embedded_model(tmp_path):
         assert len(responses) == 2 and all(r.startswith('{"label": "') for r in responses)
     assert log.stats.model_usage["lgmt/smollm2"].output_tokens > 0
 
-    report = subprocess.run([str(BIN / "lgmt"), "report", str(tmp_path), "--latest"], env=env, check=True,
-                            capture_output=True, text=True).stdout
+    report = subprocess.run(
+        [str(BIN / "lgmt"), "report", str(tmp_path), "--latest"], env=env, check=True, capture_output=True, text=True
+    ).stdout
     assert "mr_e" in report and "lgmt/smollm2" in report and "unparsed_rate" in report

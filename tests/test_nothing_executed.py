@@ -16,10 +16,21 @@ PACKAGE_DIRS = ("lgmt_tasks", "scorers", "solvers", "task_configs")
 
 FORBIDDEN_BUILTINS = {"eval", "exec", "__import__"}
 UNPICKLERS = {
-    ("pickle", "load"), ("pickle", "loads"), ("pickle", "Unpickler"),
-    ("cPickle", "load"), ("cPickle", "loads"), ("dill", "load"), ("dill", "loads"),
-    ("joblib", "load"), ("marshal", "load"), ("marshal", "loads"), ("shelve", "open"),
-    ("pd", "read_pickle"), ("pandas", "read_pickle"), ("yaml", "unsafe_load"), ("yaml", "full_load"),
+    ("pickle", "load"),
+    ("pickle", "loads"),
+    ("pickle", "Unpickler"),
+    ("cPickle", "load"),
+    ("cPickle", "loads"),
+    ("dill", "load"),
+    ("dill", "loads"),
+    ("joblib", "load"),
+    ("marshal", "load"),
+    ("marshal", "loads"),
+    ("shelve", "open"),
+    ("pd", "read_pickle"),
+    ("pandas", "read_pickle"),
+    ("yaml", "unsafe_load"),
+    ("yaml", "full_load"),
 }
 SAFE_YAML_LOADERS = {"SafeLoader", "CSafeLoader", "BaseLoader", "CBaseLoader"}
 
@@ -119,6 +130,9 @@ def test_the_scan_allows_safe_forms(snippet):
 
 
 def test_nothing_we_load_is_executed():
-    problems = [p for file in package_files() for p in problems_in(file.read_text(encoding="utf-8"),
-                                                                    str(file.relative_to(ROOT)))]
+    problems = [
+        p
+        for file in package_files()
+        for p in problems_in(file.read_text(encoding="utf-8"), str(file.relative_to(ROOT)))
+    ]
     assert problems == [], "\n".join(problems)

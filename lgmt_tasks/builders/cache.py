@@ -27,9 +27,7 @@ def cache_root() -> Path:
     return Path(os.environ.get("LGMT_CACHE_DIR") or Path.home() / ".cache" / "lgmt-tasks")
 
 
-def cached_repo(
-    suite: str, key: dict[str, Any], write: Callable[[Path], object], *, build_revision: int | str
-) -> Path:
+def cached_repo(suite: str, key: dict[str, Any], write: Callable[[Path], object], *, build_revision: int | str) -> Path:
     """The cached repository folder for `(suite, key, build_revision)`, writing it with `write(folder)` on a miss.
 
     Args:

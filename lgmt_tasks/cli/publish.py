@@ -12,8 +12,12 @@ from lgmt_tasks.hub.card_text import SUITES
 @click.option("--repo-id", required=True, help="Dataset repository on the Hub, ORG/NAME (created if missing).")
 @click.option("--private", is_flag=True, help="Create the repository private (an existing one keeps its visibility).")
 @click.option("--revision", default=None, help="Branch to push to (created from main if missing). Default: main.")
-@click.option("--folder", type=click.Path(file_okay=False), default=None,
-              help="The folder written by `lgmt build` (default: datasets/<suite>).")
+@click.option(
+    "--folder",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="The folder written by `lgmt build` (default: datasets/<suite>).",
+)
 def publish_command(suite: str, repo_id: str, private: bool, revision: str | None, folder: str | None) -> None:
     """Push a suite's built dataset folder (card + data files) to a Hub dataset repository.
 
@@ -33,8 +37,11 @@ def publish_command(suite: str, repo_id: str, private: bool, revision: str | Non
         raise click.ClickException(str(exc)) from None
     counts = result.check.rows
     rows = ", ".join(f"{name}/{split}: {n}" for name, splits in counts.items() for split, n in splits.items())
-    click.echo(f"Pushed {len(result.check.files)} files ({rows} rows) to {result.url} at {result.revision}, "
-               f"commit {result.commit or '?'}.")
+    click.echo(
+        f"Pushed {len(result.check.files)} files ({rows} rows) to {result.url} at {result.revision}, "
+        f"commit {result.commit or '?'}."
+    )
     pin = result.commit or result.revision
-    click.echo(f"Evaluate exactly this: inspect eval lgmt_tasks/{suite} -T dataset={repo_id} -T revision={pin} "
-               "--model <model>")
+    click.echo(
+        f"Evaluate exactly this: inspect eval lgmt_tasks/{suite} -T dataset={repo_id} -T revision={pin} --model <model>"
+    )

@@ -32,29 +32,62 @@ class SampleSize(click.ParamType):
 @click.command("report")
 @click.argument("logs", nargs=-1, required=False, type=click.Path(exists=True))
 @click.option("--latest", is_flag=True, help="Only the newest log of each folder.")
-@click.option("--out", type=click.Path(file_okay=False), default=None,
-              help="Report folder: every suite's paper tables (DIR/<suite>/*.csv|.md) and plots (PNG), "
-              "DIR/leaderboard.csv, DIR/headline.csv|.md, and the index DIR/report.md.")
-@click.option("--lm-eval-results", "lm_eval_results", multiple=True, type=click.Path(exists=True, dir_okay=False),
-              help="An lm-eval results JSON (repeatable): its tasks become leaderboard rows. LOGS may then be "
-              "omitted.")
-@click.option("--eval-report", is_flag=True, help="Print the Markdown evaluation report of each log (model, samples "
-              "run / total, date, the inspect eval command, versions, headline metrics, deviations from the paper).")
-@click.option("--sample-violations", "sample_size", type=SampleSize(), is_flag=False, flag_value="cochran",
-              default=None, help="Instead of tables: export a seeded random sample of N reported violations as CSV "
-              "for manual review (to --out DIR/violations_sample.csv, else standard output). N defaults to "
-              "Cochran's size (95% confidence, 5% margin, finite-population corrected), also as `cochran`.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Report folder: every suite's paper tables (DIR/<suite>/*.csv|.md) and plots (PNG), "
+    "DIR/leaderboard.csv, DIR/headline.csv|.md, and the index DIR/report.md.",
+)
+@click.option(
+    "--lm-eval-results",
+    "lm_eval_results",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="An lm-eval results JSON (repeatable): its tasks become leaderboard rows. LOGS may then be omitted.",
+)
+@click.option(
+    "--eval-report",
+    is_flag=True,
+    help="Print the Markdown evaluation report of each log (model, samples "
+    "run / total, date, the inspect eval command, versions, headline metrics, deviations from the paper).",
+)
+@click.option(
+    "--sample-violations",
+    "sample_size",
+    type=SampleSize(),
+    is_flag=False,
+    flag_value="cochran",
+    default=None,
+    help="Instead of tables: export a seeded random sample of N reported violations as CSV "
+    "for manual review (to --out DIR/violations_sample.csv, else standard output). N defaults to "
+    "Cochran's size (95% confidence, 5% margin, finite-population corrected), also as `cochran`.",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of --sample-violations.")
-@click.option("--weakness", is_flag=True, help="LogicAsker logs: list the skills with the lowest response accuracy "
-              "(leaves and rules, with counts and 95% Wilson intervals; CSV and Markdown to --out).")
-def report(logs: tuple[str, ...], latest: bool, out: str | None, lm_eval_results: tuple[str, ...],
-           eval_report: bool, sample_size: int | str | None, seed: int, weakness: bool) -> None:
+@click.option(
+    "--weakness",
+    is_flag=True,
+    help="LogicAsker logs: list the skills with the lowest response accuracy "
+    "(leaves and rules, with counts and 95% Wilson intervals; CSV and Markdown to --out).",
+)
+def report(
+    logs: tuple[str, ...],
+    latest: bool,
+    out: str | None,
+    lm_eval_results: tuple[str, ...],
+    eval_report: bool,
+    sample_size: int | str | None,
+    seed: int,
+    weakness: bool,
+) -> None:
     """Summarise Inspect logs (files or folders) as metric tables, or sample their violations for review."""
     if not logs and not lm_eval_results:
         raise click.UsageError("give Inspect logs (files or folders), or --lm-eval-results FILE")
     if lm_eval_results and (weakness or eval_report or sample_size is not None):
-        raise click.UsageError("--lm-eval-results makes leaderboard rows; it cannot be combined with --weakness, "
-                               "--eval-report or --sample-violations")
+        raise click.UsageError(
+            "--lm-eval-results makes leaderboard rows; it cannot be combined with --weakness, "
+            "--eval-report or --sample-violations"
+        )
     if weakness:
         from lgmt_tasks.logicasker.report import weakness_report
         from lgmt_tasks.report.headline import log_paths as paths_of
@@ -145,8 +178,10 @@ def _lexical_section(paths: list[str]) -> None:
 
     lgmt_logs, lexical_logs = split_logs(paths)
     if lexical_logs:
-        click.echo("\nlogic-grounded vs lexical relations:\n"
-                   + lexical_report(lexical_logs[0], lgmt_log=lgmt_logs[0] if lgmt_logs else None))
+        click.echo(
+            "\nlogic-grounded vs lexical relations:\n"
+            + lexical_report(lexical_logs[0], lgmt_log=lgmt_logs[0] if lgmt_logs else None)
+        )
 
 
 def _sample_violations(paths: list[str], sample_size: int | str, seed: int, out: str | None) -> None:
@@ -159,5 +194,8 @@ def _sample_violations(paths: list[str], sample_size: int | str, seed: int, out:
     how = "Cochran's size" if n is None else "requested size"
     if path is None:
         click.echo(to_csv_text(rows), nl=False)
-    click.echo(f"{len(rows)} of {found} reported violations sampled ({how}, seed {seed})"
-               + (f"; written to {path}" if path else ""), err=path is None)
+    click.echo(
+        f"{len(rows)} of {found} reported violations sampled ({how}, seed {seed})"
+        + (f"; written to {path}" if path else ""),
+        err=path is None,
+    )

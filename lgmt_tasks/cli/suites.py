@@ -19,8 +19,15 @@ def suites_command(names_only: bool, as_json: bool) -> None:
         return
     if as_json:
         records = [
-            {"name": s.name, "title": s.title, "paper": s.paper, "version": s.version, "tasks": list(s.tasks),
-             "lm_eval_tasks": list(s.lm_eval_tasks), "readme": f"lgmt_tasks/{s.name}/README.md"}
+            {
+                "name": s.name,
+                "title": s.title,
+                "paper": s.paper,
+                "version": s.version,
+                "tasks": list(s.tasks),
+                "lm_eval_tasks": list(s.lm_eval_tasks),
+                "readme": f"lgmt_tasks/{s.name}/README.md",
+            }
             for s in SUITES
         ]
         click.echo(json.dumps(records, indent=2))

@@ -14,22 +14,53 @@ from lgmt_tasks.verify.provers import DEFAULT_TIMEOUT_S, PROVERS
 
 @click.command("verify")
 @click.argument("path", type=click.Path(exists=True))
-@click.option("--prover", type=click.Choice(PROVERS), default=PROVERS[0], show_default=True,
-              help="The prover that re-proves the claims (eprover: E through TPTP, one process per query).")
-@click.option("--suite", type=click.Choice(SUITE_NAMES), default=None,
-              help="The dataset's suite (default: recognised from its columns).")
-@click.option("--source", type=click.Choice(SOURCE_NAMES), default=None,
-              help="PATH is a source benchmark file or folder, not a built dataset: label its problems with Z3 "
-              "and with --prover and compare.")
-@click.option("--sample", type=click.IntRange(min=0), default=None,
-              help="Check a seeded sample of this many rows (problems with --source). Default: all.")
+@click.option(
+    "--prover",
+    type=click.Choice(PROVERS),
+    default=PROVERS[0],
+    show_default=True,
+    help="The prover that re-proves the claims (eprover: E through TPTP, one process per query).",
+)
+@click.option(
+    "--suite",
+    type=click.Choice(SUITE_NAMES),
+    default=None,
+    help="The dataset's suite (default: recognised from its columns).",
+)
+@click.option(
+    "--source",
+    type=click.Choice(SOURCE_NAMES),
+    default=None,
+    help="PATH is a source benchmark file or folder, not a built dataset: label its problems with Z3 "
+    "and with --prover and compare.",
+)
+@click.option(
+    "--sample",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Check a seeded sample of this many rows (problems with --source). Default: all.",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Sampling seed.")
-@click.option("--timeout-s", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_TIMEOUT_S,
-              show_default=True, help="Limit per prover query, in seconds.")
+@click.option(
+    "--timeout-s",
+    type=click.FloatRange(min=0, min_open=True),
+    default=DEFAULT_TIMEOUT_S,
+    show_default=True,
+    help="Limit per prover query, in seconds.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Progress bar on stderr.")
-def verify_command(path: str, prover: str, suite: str | None, source: str | None, sample: int | None, seed: int,
-                   timeout_s: float, as_json: bool, progress: bool) -> None:
+def verify_command(
+    path: str,
+    prover: str,
+    suite: str | None,
+    source: str | None,
+    sample: int | None,
+    seed: int,
+    timeout_s: float,
+    as_json: bool,
+    progress: bool,
+) -> None:
     """Re-prove the claims of a built dataset with a second prover, and list every disagreement by row id.
 
     Claims per suite: LGMT source and follow-up labels and the MR-E/MR-C equivalences; LogicAsker yes/no answers;
@@ -54,13 +85,21 @@ def verify_command(path: str, prover: str, suite: str | None, source: str | None
         if source is not None:
             from lgmt_tasks.verify.source import verify_source
 
-            result = verify_source(cast(SourceName, source), path, prover=prover, sample=sample, seed=seed,
-                                   timeout_s=timeout_s, progress=progress)
+            result = verify_source(
+                cast(SourceName, source),
+                path,
+                prover=prover,
+                sample=sample,
+                seed=seed,
+                timeout_s=timeout_s,
+                progress=progress,
+            )
         else:
             from lgmt_tasks.verify.dataset import verify_dataset
 
-            result = verify_dataset(path, prover=prover, suite=suite, sample=sample, seed=seed, timeout_s=timeout_s,
-                                    progress=progress)
+            result = verify_dataset(
+                path, prover=prover, suite=suite, sample=sample, seed=seed, timeout_s=timeout_s, progress=progress
+            )
     except ProverUnavailable as exc:
         raise click.UsageError(str(exc)) from exc
     except DatasetError as exc:

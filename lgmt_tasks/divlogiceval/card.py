@@ -89,8 +89,14 @@ Version {__version__}, seed {cfg.seed}, n = {cfg.n}, sentences from {pool}. {len
 
 {COLUMNS}
 
-{usage_section(["divlogiceval"], ["lgmt_divlogiceval", "lgmt_divlogiceval_loglik"], out,
-               "`-T question_type=` selects rows; `-T shots=3` adds solved examples; `-T alpha=` weights PC_α.")}
+{
+        usage_section(
+            ["divlogiceval"],
+            ["lgmt_divlogiceval", "lgmt_divlogiceval_loglik"],
+            out,
+            "`-T question_type=` selects rows; `-T shots=3` adds solved examples; `-T alpha=` weights PC_α.",
+        )
+    }
 
 ## Licence
 

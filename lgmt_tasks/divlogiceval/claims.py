@@ -34,28 +34,61 @@ def row_claims(row: Mapping[str, Any], row_id: str) -> list[Claim]:
         key, build = "answer key", "construction"
         out: list[Claim] = []
         if kind == "3c1e":
-            out.append(_entails(row_id, key, f"content entails the answer {_LETTERS[answer]}", content,
-                                options[answer], True))
-            out += [_entails(row_id, key, f"content does not entail option {_LETTERS[k]}", content, options[k], False)
-                    for k in others]
+            out.append(
+                _entails(row_id, key, f"content entails the answer {_LETTERS[answer]}", content, options[answer], True)
+            )
+            out += [
+                _entails(row_id, key, f"content does not entail option {_LETTERS[k]}", content, options[k], False)
+                for k in others
+            ]
             needed, full = [answer], content
         elif kind == "3e1c":
-            out += [_entails(row_id, key, f"content entails option {_LETTERS[k]}", content, options[k], True)
-                    for k in others]
-            out.append(_entails(row_id, key, f"content does not entail the answer {_LETTERS[answer]}", content,
-                                options[answer], False))
+            out += [
+                _entails(row_id, key, f"content entails option {_LETTERS[k]}", content, options[k], True)
+                for k in others
+            ]
+            out.append(
+                _entails(
+                    row_id,
+                    key,
+                    f"content does not entail the answer {_LETTERS[answer]}",
+                    content,
+                    options[answer],
+                    False,
+                )
+            )
             needed, full = others, content
         else:
             conclusion = text(row, "conclusion_logic")
-            out.append(_entails(row_id, key, "shown content does not entail the conclusion", content, conclusion,
-                                False))
-            out.append(_entails(row_id, key, f"content and the answer {_LETTERS[answer]} entail the conclusion",
-                                (*content, options[answer]), conclusion, True))
-            out += [_entails(row_id, key, f"content and option {_LETTERS[k]} do not entail the conclusion",
-                             (*content, options[k]), conclusion, False) for k in others]
+            out.append(
+                _entails(row_id, key, "shown content does not entail the conclusion", content, conclusion, False)
+            )
+            out.append(
+                _entails(
+                    row_id,
+                    key,
+                    f"content and the answer {_LETTERS[answer]} entail the conclusion",
+                    (*content, options[answer]),
+                    conclusion,
+                    True,
+                )
+            )
+            out += [
+                _entails(
+                    row_id,
+                    key,
+                    f"content and option {_LETTERS[k]} do not entail the conclusion",
+                    (*content, options[k]),
+                    conclusion,
+                    False,
+                )
+                for k in others
+            ]
             full = (*content, options[answer])  # the removed proposition is the answer
-            out += [_entails(row_id, build, f"full content does not entail option {_LETTERS[k]}", full, options[k],
-                             False) for k in others]
+            out += [
+                _entails(row_id, build, f"full content does not entail option {_LETTERS[k]}", full, options[k], False)
+                for k in others
+            ]
             needed = []
         targets = [(f"option {_LETTERS[k]}", options[k]) for k in needed]
         if kind == "missing":

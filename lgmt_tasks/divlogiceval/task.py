@@ -68,4 +68,5 @@ def divlogiceval(
         version=VERSION,
     )
 
+
 __all__ = ["divlogiceval"]

@@ -43,8 +43,8 @@ def usage_section(inspect_tasks: Sequence[str], lm_eval_tasks: Sequence[str], fo
         "```bash",
         f"inspect eval lgmt_tasks/{task} -T dataset={folder} --model <model>",
         f"inspect eval lgmt_tasks/{task} -T dataset=<org>/<name> -T revision=<commit> --model <model>",
-        f"lm_eval --include_path \"$(lgmt lm-eval-path)\" --tasks {lm_task} \\",
-        "  --metadata '{\"dataset\": \"<org>/<name>\", \"dataset_revision\": \"<commit>\"}' --model ...",
+        f'lm_eval --include_path "$(lgmt lm-eval-path)" --tasks {lm_task} \\',
+        '  --metadata \'{"dataset": "<org>/<name>", "dataset_revision": "<commit>"}\' --model ...',
         "```",
     ]
     extra = []

@@ -158,11 +158,15 @@ def check_repo(folder: str | Path, suite: str | None = None) -> RepoCheck:
             problems.append(f"config {name!r}: data_files must list {{split, path}} entries")
     paths = {path for splits in declared.values() for path in splits.values()}
     problems += [f"data file {p} is declared but missing" for p in sorted(paths) if not (root / p).is_file()]
-    on_disk = {
-        p.relative_to(root).as_posix()
-        for p in (root / "data").rglob("*")
-        if p.is_file() and p.name.endswith((".jsonl", DATA_SUFFIX, ".parquet", ".json", ".csv"))
-    } if (root / "data").is_dir() else set()
+    on_disk = (
+        {
+            p.relative_to(root).as_posix()
+            for p in (root / "data").rglob("*")
+            if p.is_file() and p.name.endswith((".jsonl", DATA_SUFFIX, ".parquet", ".json", ".csv"))
+        }
+        if (root / "data").is_dir()
+        else set()
+    )
     problems += [f"data file {p} is not declared in the card's configs" for p in sorted(on_disk - paths)]
     expected_features = _suite_features(suite) if suite else None
     rows: dict[str, dict[str, int]] = {}

@@ -207,8 +207,9 @@ def content_cache_dir(folder: Path) -> Path:
     return root / "hf-datasets" / h.hexdigest()[:16]
 
 
-def load_dataset_repo(path: str | Path, config: str | None = None, split: str = "test",
-                      revision: str | None = None) -> datasets.Dataset:
+def load_dataset_repo(
+    path: str | Path, config: str | None = None, split: str = "test", revision: str | None = None
+) -> datasets.Dataset:
     """Load one split of a dataset repository: a local folder or a Hub id (`ORG/NAME`, at `revision`).
 
     This is the one place tasks read a built or published dataset, through `datasets.load_dataset`, the same

@@ -109,9 +109,15 @@ Version {__version__}, seed {cfg.seed}. {stats.notes.get("groups", 0)} groups ({
 
 {COLUMNS}
 
-{usage_section(["lexical"], ["lgmt_lexical", "lgmt_lexical_loglik"], out,
-               "lm-eval runs the function-based relations; pending LLM-based follow-ups need Inspect's "
-               "`-T transformer_model=`.")}
+{
+        usage_section(
+            ["lexical"],
+            ["lgmt_lexical", "lgmt_lexical_loglik"],
+            out,
+            "lm-eval runs the function-based relations; pending LLM-based follow-ups need Inspect's "
+            "`-T transformer_model=`.",
+        )
+    }
 
 ## Licence
 

@@ -118,4 +118,5 @@ def lexical(
         version=VERSION,
     )
 
+
 __all__ = ["lexical"]

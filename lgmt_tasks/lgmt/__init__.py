@@ -5,7 +5,25 @@ LGMT's relations by it) without importing the relations themselves; a test ties 
 """
 
 RELATION_IDS: tuple[str, ...] = (
-    "MR-E1.1", "MR-E1.2", "MR-E1.3", "MR-E1.4", "MR-E1.5", "MR-E1.6", "MR-E2.1", "MR-E2.2", "MR-E2.3", "MR-E2.4",
-    "MR-S1", "MR-S2", "MR-P1", "MR-P2", "MR-P3", "MR-P4", "MR-P5", "MR-C1", "MR-C2", "MR-C3",
+    "MR-E1.1",
+    "MR-E1.2",
+    "MR-E1.3",
+    "MR-E1.4",
+    "MR-E1.5",
+    "MR-E1.6",
+    "MR-E2.1",
+    "MR-E2.2",
+    "MR-E2.3",
+    "MR-E2.4",
+    "MR-S1",
+    "MR-S2",
+    "MR-P1",
+    "MR-P2",
+    "MR-P3",
+    "MR-P4",
+    "MR-P5",
+    "MR-C1",
+    "MR-C2",
+    "MR-C3",
 )
 """The 20 relation ids in the paper's order (§3.3)."""

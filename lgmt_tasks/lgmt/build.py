@@ -208,13 +208,22 @@ def make_row(case: Case, followups: Sequence[FollowUp], translator: str = "templ
         "realised_conclusion": realised_conclusion,
         "extra_followups": extra,
     }
-    identity = [row["mr"], case.source_dataset, case.source_id, premises_fol, conclusion_fol,
-                [[e["premises_fol"], e["conclusion_fol"]] for e in [first, *extra]]]
+    identity = [
+        row["mr"],
+        case.source_dataset,
+        case.source_id,
+        premises_fol,
+        conclusion_fol,
+        [[e["premises_fol"], e["conclusion_fol"]] for e in [first, *extra]],
+    ]
     return {"id": content_id(str(row["mr"]), identity), **row}
 
 
 def _apply_bucket(
-    bucket: str, candidates: Sequence[Case], config: LgmtConfig, stats: BuildStats,
+    bucket: str,
+    candidates: Sequence[Case],
+    config: LgmtConfig,
+    stats: BuildStats,
     make: Callable[[Case, random.Random], list[FollowUp] | None],
 ) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
@@ -265,7 +274,9 @@ def build_lgmt(config: LgmtConfig, progress: bool = False, num_proc: int = 1) ->
     stats = BuildStats()
     options = {"names": config.names, "direction": config.direction}
     with process_pool(num_proc) as workers:
-        cases = prove_sources(load_source_cases(config.source_config(), stats, workers), stats, config.timeout_ms, workers)
+        cases = prove_sources(
+            load_source_cases(config.source_config(), stats, workers), stats, config.timeout_ms, workers
+        )
         jobs = []
         for mr in config.mrs:
             relation = RELATIONS[mr]
@@ -285,8 +296,9 @@ def build_lgmt(config: LgmtConfig, progress: bool = False, num_proc: int = 1) ->
     return LgmtBuild(dataset_from_rows(rows, FEATURES), stats, config)
 
 
-def _maker(mr: str, config: LgmtConfig,
-           options: dict[str, Any]) -> Callable[[Case, random.Random], list[FollowUp] | None]:
+def _maker(
+    mr: str, config: LgmtConfig, options: dict[str, Any]
+) -> Callable[[Case, random.Random], list[FollowUp] | None]:
     """How one group of a bucket is made: one relation, a composed chain, or several follow-ups."""
     from lgmt_tasks.lgmt.relations.compose import compose_random, followups
 

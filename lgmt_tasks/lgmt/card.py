@@ -127,12 +127,14 @@ applicable (source case, relation) pairs.
 
 {COLUMNS}
 
-{usage_section(
-    ["lgmt", "mr_e", "mr_e1", "mr_e2", "mr_s", "mr_p", "mr_c"],
-    ["lgmt", "lgmt_mr_e", "lgmt_mr_s", "lgmt_mr_p", "lgmt_mr_c", "lgmt_loglik"],
-    out,
-    "Each Inspect task keeps the rows of its relations; `-T prompting=` picks the paper's prompting.",
-)}
+{
+        usage_section(
+            ["lgmt", "mr_e", "mr_e1", "mr_e2", "mr_s", "mr_p", "mr_c"],
+            ["lgmt", "lgmt_mr_e", "lgmt_mr_s", "lgmt_mr_p", "lgmt_mr_c", "lgmt_loglik"],
+            out,
+            "Each Inspect task keeps the rows of its relations; `-T prompting=` picks the paper's prompting.",
+        )
+    }
 
 ## Licence
 

@@ -56,14 +56,19 @@ def row_claims(row: Mapping[str, Any], row_id: str) -> list[Claim]:
     for name, columns, prefix in followups:
         mr = str(columns.get("mr", "?"))
 
-        def label_claim(columns: Mapping[str, Any] = columns, prefix: str = prefix, name: str = name,
-                        mr: str = mr) -> list[Claim]:
+        def label_claim(
+            columns: Mapping[str, Any] = columns, prefix: str = prefix, name: str = name, mr: str = mr
+        ) -> list[Claim]:
             formulas = (*texts(columns, f"{prefix}premises_fol"), text(columns, f"{prefix}conclusion_fol"))
-            return [Claim(row_id, "follow-up label", f"{name} label ({mr})", "label", formulas,
-                          choice(row, "label", LABELS))]
+            return [
+                Claim(
+                    row_id, "follow-up label", f"{name} label ({mr})", "label", formulas, choice(row, "label", LABELS)
+                )
+            ]
 
-        def equivalence_claim(columns: Mapping[str, Any] = columns, prefix: str = prefix, name: str = name,
-                              mr: str = mr) -> list[Claim]:
+        def equivalence_claim(
+            columns: Mapping[str, Any] = columns, prefix: str = prefix, name: str = name, mr: str = mr
+        ) -> list[Claim]:
             if columns.get("category") not in EQUIVALENCE_CATEGORIES or "+" in mr:
                 return []  # a label obligation (MR-S, MR-P, composed chains): covered by the follow-up label
             source = (*texts(row, "premises_fol"), text(row, "conclusion_fol"))
@@ -72,8 +77,16 @@ def row_claims(row: Mapping[str, Any], row_id: str) -> list[Claim]:
             if len(changes) != 1 or changes[0][0] == "premises":
                 raise RowError(f"{name} of {mr} should rewrite exactly one formula, found {len(changes)} changes")
             where, original, rewritten = changes[0]
-            return [Claim(row_id, "follow-up equivalence", f"{name} equivalence ({mr}, {where})", "equivalent",
-                          (original, rewritten), EQUIVALENT)]
+            return [
+                Claim(
+                    row_id,
+                    "follow-up equivalence",
+                    f"{name} equivalence ({mr}, {where})",
+                    "equivalent",
+                    (original, rewritten),
+                    EQUIVALENT,
+                )
+            ]
 
         out += guard(row_id, "follow-up label", f"{name} label ({mr})", "label", label_claim)
         out += guard(row_id, "follow-up equivalence", f"{name} equivalence ({mr})", "equivalent", equivalence_claim)

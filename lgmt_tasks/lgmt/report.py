@@ -37,7 +37,7 @@ from inspect_ai.analysis import EvalColumn, SampleColumn, samples_df
 from lgmt_tasks.report.suite_report import SuiteReport
 from lgmt_tasks.report.suite_tools import interval_bars, pyplot, save_png, slug
 from lgmt_tasks.report.suites import LGMT_TASKS, prompting_of, task_name
-from lgmt_tasks.scorers.logicasker_metrics import wilson_interval
+from lgmt_tasks.scorers.intervals import wilson_interval
 from lgmt_tasks.scorers.pairwise import OUTCOME_KEYS, RATE_NAMES, RATES
 from lgmt_tasks.vocabulary import PROMPTINGS
 
@@ -112,7 +112,7 @@ def _order(column: pd.Series) -> pd.Series:
 def _relation_key(mr: str) -> tuple[int, tuple[int, ...], str]:
     head = mr.split("+", 1)[0]
     category = head.rstrip("0123456789.")
-    numbers = tuple(int(n) for n in head[len(category):].split(".") if n.isdigit())
+    numbers = tuple(int(n) for n in head[len(category) :].split(".") if n.isdigit())
     rank = CATEGORIES.index(category) if category in CATEGORIES else len(CATEGORIES)
     return rank, numbers, mr
 
@@ -202,12 +202,18 @@ def relation_plot(relations: pd.DataFrame, model: str, prompting: str, path: Pat
     chunk = relations[(relations["model"] == model) & (relations["prompting"] == prompting)]
     labels = [str(v) for v in chunk[by]]
     colours = [CATEGORY_COLOURS.get(_category_of(v), "tab:gray") for v in labels]
-    counts = [f"{label}  ({int(n)})" if float(n).is_integer() else f"{label}  ({n:g})"
-              for label, n in zip(labels, chunk["parsed"], strict=True)]
+    counts = [
+        f"{label}  ({int(n)})" if float(n).is_integer() else f"{label}  ({n:g})"
+        for label, n in zip(labels, chunk["parsed"], strict=True)
+    ]
     fig = interval_bars(
-        counts, list(chunk["mvr"]), list(chunk["mvr_low"]), list(chunk["mvr_high"]),
+        counts,
+        list(chunk["mvr"]),
+        list(chunk["mvr_low"]),
+        list(chunk["mvr_high"]),
         title=f"MVR per {by} (parsed groups in brackets), 95% Wilson intervals\n{model}, {prompting}",
-        xlabel="metamorphic violation rate", colors=colours,
+        xlabel="metamorphic violation rate",
+        colors=colours,
     )
     return save_png(fig, path)
 

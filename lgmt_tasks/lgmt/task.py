@@ -88,8 +88,18 @@ def _define(relation_set: str, summary: str) -> Callable[..., Task]:
         prefill: bool = False,
     ) -> Task:
         return lgmt_task(
-            relation_set, prompting=prompting, prefill=prefill, source=source, source_path=source_path, per_mr=per_mr,
-            seed=seed, followups=followups, compose=compose, translator=translator, names=names, dataset=dataset,
+            relation_set,
+            prompting=prompting,
+            prefill=prefill,
+            source=source,
+            source_path=source_path,
+            per_mr=per_mr,
+            seed=seed,
+            followups=followups,
+            compose=compose,
+            translator=translator,
+            names=names,
+            dataset=dataset,
             revision=revision,
         )
 

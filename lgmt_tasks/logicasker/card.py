@@ -92,8 +92,14 @@ Version {__version__}, seed {cfg.seed}.
 
 {COLUMNS}
 
-{usage_section(["logicasker"], ["lgmt_logicasker", "lgmt_logicasker_loglik"], out,
-               "`-T logic=`, `-T length=` and `-T rule=` select rows of the dataset.")}
+{
+        usage_section(
+            ["logicasker"],
+            ["lgmt_logicasker", "lgmt_logicasker_loglik"],
+            out,
+            "`-T logic=`, `-T length=` and `-T rule=` select rows of the dataset.",
+        )
+    }
 
 ## Licence
 

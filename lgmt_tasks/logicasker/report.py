@@ -29,7 +29,8 @@ from lgmt_tasks.logicasker.catalogue import YES_TYPE, Skill, get_skill
 from lgmt_tasks.report.headline import log_paths
 from lgmt_tasks.report.suite_report import SuiteReport
 from lgmt_tasks.report.suite_tools import load_logs
-from lgmt_tasks.scorers.logicasker_metrics import OUTCOME_KEYS, wilson_interval
+from lgmt_tasks.scorers.intervals import wilson_interval
+from lgmt_tasks.scorers.logicasker_metrics import OUTCOME_KEYS
 
 Grain = Literal["leaf", "rule"]
 

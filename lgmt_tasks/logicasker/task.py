@@ -131,4 +131,5 @@ def logicasker(
         metadata={"demonstrations": shown},
     )
 
+
 __all__ = ["logicasker"]

@@ -132,8 +132,14 @@ Version {__version__}, task seeds {cfg.seed}–{cfg.seed + cfg.seeds - 1}; {grid
 
 {COLUMNS}
 
-{usage_section(["qmfol"], ["lgmt_qmfol"], out,
-               "`-T depth=`, `-T width=`, `-T distractors=`, `-T topic=` and `-T label=` select rows of the dataset.")}
+{
+        usage_section(
+            ["qmfol"],
+            ["lgmt_qmfol"],
+            out,
+            "`-T depth=`, `-T width=`, `-T distractors=`, `-T topic=` and `-T label=` select rows of the dataset.",
+        )
+    }
 
 ## Licence
 

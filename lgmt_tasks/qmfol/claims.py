@@ -20,8 +20,18 @@ def row_claims(row: Mapping[str, Any], row_id: str) -> list[Claim]:
 
     def basic() -> list[Claim]:
         formulas = (*texts(row, "rules_fol"), *texts(row, "facts_fol"), text(row, "conclusion_fol"))
-        return [Claim(row_id, "label without distractors", "label without distractors", "label", formulas,
-                      choice(row, "label", LABELS))]
+        return [
+            Claim(
+                row_id,
+                "label without distractors",
+                "label without distractors",
+                "label",
+                formulas,
+                choice(row, "label", LABELS),
+            )
+        ]
 
-    return [*guard(row_id, "label", "label", "label", with_distractors),
-            *guard(row_id, "label without distractors", "label without distractors", "label", basic)]
+    return [
+        *guard(row_id, "label", "label", "label", with_distractors),
+        *guard(row_id, "label without distractors", "label without distractors", "label", basic),
+    ]

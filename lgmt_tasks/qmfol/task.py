@@ -91,4 +91,5 @@ def qmfol(
         version=VERSION,
     )
 
+
 __all__ = ["qmfol"]

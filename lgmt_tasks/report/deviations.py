@@ -1,52 +1,97 @@
 """Each suite's deviations from its paper, as the short bullet list that ends an evaluation report.
 
-Condensed from the "Deviations from the paper" subsections of README.md; when a deviation changes there, change it
-here too (the README has the reasons, this list only names them).
+The deviations are written once, in the suite's README (`lgmt_tasks/<suite>/README.md`, shipped as package data):
+every bullet under its `## Deviations from the paper` heading opens with one bold sentence that stands alone, followed
+by the reasons and details. This module reads those bold lead sentences, so the report and the documentation cannot
+drift apart: to change what a report says, change the README (a test checks that every bullet has a bold lead).
 """
 
 from __future__ import annotations
 
-DEVIATIONS: dict[str, tuple[str, ...]] = {
-    "lgmt": (
-        "Source cases are our generated problems unless `-T source=folio|proverqa|logicnli` is given "
-        "(the paper: FOLIO, LogicNLI, ProverQA).",
-        "Follow-up English is template-realised from FOL by default (the paper: LLM translation).",
-        "Every follow-up is proven label-preserving by Z3 before it is used.",
-        "Rates exclude groups with an unparsed answer (reported as `unparsed_rate`); the paper counts all groups.",
-        "FRR needs a manual review (`lgmt report --sample-violations`) and is not computed here.",
-    ),
-    "logicasker": (
-        "Answers are proven by Z3; yes and no are balanced per skill and length; replies are parsed strictly.",
-        "Fallacy skills have yes-tests (instances of the valid form they imitate).",
-        "Quantifier transposition is not a skill; universal generalization reads its free variable as universal.",
-        "Chains never use addition or commutation as supporting steps; English groups sub-formulas explicitly.",
-        "Demonstrations end with `Answer: yes.` / `Answer: no.` and an explanation.",
-        "Defaults are small (4 tests per skill, length 1); the paper used 10 per leaf.",
-    ),
-    "divlogiceval": (
-        "Our own 580 sentences with hand-written negations (the paper: SNLI/MNLI, polished by GPT-3.5 and people).",
-        "n = 3 propositions per instance (not stated in the paper); Algorithm 1's weights are renormalised.",
-        "Options are drawn so that the answer's form also occurs among the distractors.",
-        "The answer set is split with truth tables and every answer key is proven by Z3.",
-        "Unparsed answers count as wrong and as a \"no answer\" outcome in PartialCircular.",
-    ),
-    "qmfol": (
-        "Facts and conclusions are about an object constant (the paper's examples quantify over the domain).",
-        "English by templates by default; the optional LLM path is checked sentence by sentence.",
-        "Z3 instead of Vampire, in process, for every label.",
-        "Accuracy, F1 and the answer distribution are over parsed answers; the unparsed rate is reported apart.",
-        "Unstated choices (polarity, ∧/∨, Unknown1/Unknown2, seeds) are fixed and documented.",
-    ),
-    "lexical": (
-        "Entailment (True/False/Unknown) on LGMT's sources, not LLMorph's QA/NLI/SA/RE datasets.",
-        "all-MiniLM-L6-v2 (packaged, offline) instead of paraphrase-MiniLM-L6-v2; no substring equivalence.",
-        "The transformer is any Inspect model with greedy decoding; our own few-shot examples.",
-        "Keyboard, OCR and random-sentence relations use our own tables and sentences.",
-        "Unreadable outputs are never a satisfied relation; discarded follow-ups are counted.",
-        "Flakiness re-runs every group `--epochs N` times (LLMorph re-ran failing groups only).",
-    ),
-}
-"""Suite → its deviations from the paper, one short sentence each."""
+import re
+from collections.abc import Iterator, Mapping
+from functools import cache
+from importlib import resources
+
+from lgmt_tasks.suites import SUITE_NAMES
+
+SECTION = "## Deviations from the paper"
+"""The README heading whose bullets are the deviations."""
+
+_LEAD = re.compile(r"- \*\*(?P<lead>[^*]+?)\*\*(?:\s|$)")
+
+
+def _section_lines(text: str, heading: str) -> list[str]:
+    """The lines of the level-2 section `heading` of a Markdown text, without fenced code blocks."""
+    lines: list[str] = []
+    inside = fenced = False
+    for line in text.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+            continue
+        if fenced:
+            continue
+        if line.startswith("## ") or line.startswith("# "):
+            inside = line.rstrip() == heading
+            continue
+        if inside:
+            lines.append(line)
+    return lines
+
+
+def parse_deviations(readme: str, where: str = "README.md") -> tuple[str, ...]:
+    """The bold lead sentences of the bullets under `## Deviations from the paper` in a suite README's text.
+
+    Args:
+        readme: The README's Markdown.
+        where: Names the README in error messages.
+
+    Raises:
+        ValueError: If the section is missing or empty, or a bullet does not open with a bold sentence.
+    """
+    leads: list[str] = []
+    for line in _section_lines(readme, SECTION):
+        if not line.startswith("- "):
+            continue
+        match = _LEAD.match(line)
+        if match is None:
+            raise ValueError(f"{where}: a deviation bullet must open with a bold sentence (- **...**): {line!r}")
+        leads.append(match.group("lead").strip())
+    if not leads:
+        raise ValueError(f"{where}: no bullets under {SECTION!r}")
+    return tuple(leads)
+
+
+@cache
+def deviations(suite: str) -> tuple[str, ...]:
+    """A suite's deviations from its paper, one short sentence each, read from the suite's README.
+
+    Raises:
+        ValueError: For an unknown suite (lists the suites), or a README without well-formed deviation bullets.
+    """
+    if suite not in SUITE_NAMES:
+        raise ValueError(f"unknown suite {suite!r}; expected one of {', '.join(SUITE_NAMES)}")
+    readme = resources.files(f"lgmt_tasks.{suite}").joinpath("README.md")
+    return parse_deviations(readme.read_text(encoding="utf-8"), f"lgmt_tasks/{suite}/README.md")
+
+
+class _Deviations(Mapping[str, tuple[str, ...]]):
+    """Suite → its deviations; each README is read on first access (importing this module reads no file)."""
+
+    def __getitem__(self, suite: str) -> tuple[str, ...]:
+        if suite not in SUITE_NAMES:
+            raise KeyError(suite)
+        return deviations(suite)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(SUITE_NAMES)
+
+    def __len__(self) -> int:
+        return len(SUITE_NAMES)
+
+
+DEVIATIONS: Mapping[str, tuple[str, ...]] = _Deviations()
+"""Suite → its deviations from the paper, one short sentence each (computed lazily from the suite READMEs)."""
 
 
 def deviations_markdown(suite: str) -> str:
@@ -55,6 +100,4 @@ def deviations_markdown(suite: str) -> str:
     Raises:
         ValueError: For an unknown suite (lists the suites).
     """
-    if suite not in DEVIATIONS:
-        raise ValueError(f"unknown suite {suite!r}; expected one of {', '.join(DEVIATIONS)}")
-    return "\n".join(f"- {item}" for item in DEVIATIONS[suite])
+    return "\n".join(f"- {item}" for item in deviations(suite))

@@ -113,9 +113,7 @@ def metrics_table(suite: str, metrics: Mapping[str, float]) -> str:
     """The suite's headline metrics (`SUITE_METRICS`) as a one-row Markdown table, `value ± stderr` where logged."""
     names = [name for name in SUITE_METRICS[suite].values() if not name.endswith("_stderr")]
     cells = [_pm(metrics.get(name), metrics.get(f"{name}_stderr")) for name in names]
-    return "\n".join(
-        [f"| {' | '.join(names)} |", f"|{'---|' * len(names)}", f"| {' | '.join(cells)} |"]
-    )
+    return "\n".join([f"| {' | '.join(names)} |", f"|{'---|' * len(names)}", f"| {' | '.join(cells)} |"])
 
 
 def _duration(log: EvalLog) -> str:
@@ -149,11 +147,13 @@ def eval_report(log: EvalLog | str) -> str:
     duration = _duration(log)
     lines = [
         f"Run on {when}, lgmt-tasks {package}, task version `{spec.task_version}`"
-        + (f", {duration}" if duration else "") + f" (status: {log.status}).",
+        + (f", {duration}" if duration else "")
+        + f" (status: {log.status}).",
         "",
         f"- **Model:** `{spec.model}`" + (f" ({EMBEDDED_MODELS[spec.model]})" if spec.model in EMBEDDED_MODELS else ""),
         f"- **Command:** `{command(log)}`",
-        f"- **Samples:** {done} of {total}" + (f" ({epochs} epochs)" if epochs > 1 else "")
+        f"- **Samples:** {done} of {total}"
+        + (f" ({epochs} epochs)" if epochs > 1 else "")
         + f", dataset `{spec.dataset.name}`.",
         "",
         metrics_table(suite, log_metrics(log)),

@@ -99,7 +99,12 @@ def inspect_rows(paths: Sequence[str]) -> list[dict[str, Any]]:
     if not paths:
         return []
     columns = [
-        *EvalInfo, *EvalTask, *EvalModel, *EvalDataset, *EvalConfiguration, *EvalResults,
+        *EvalInfo,
+        *EvalTask,
+        *EvalModel,
+        *EvalDataset,
+        *EvalConfiguration,
+        *EvalResults,
         EvalColumn("task_full", path="eval.task", required=True),
         EvalColumn("task_args_given", path="eval.task_args_passed"),
         EvalColumn("task_args_all", path="eval.task_args"),
@@ -116,24 +121,27 @@ def inspect_rows(paths: Sequence[str]) -> list[dict[str, Any]]:
         given = json.loads(record["task_args_given"]) if isinstance(record["task_args_given"], str) else {}
         epochs = int(record["epochs"]) if _number(record.get("epochs")) else 1
         total = _number(record.get("dataset_samples"))
-        rows.append({
-            "model": record["model"],
-            "suite": suite,
-            "task": task_name(str(record["task_full"])),
-            "prompting": prompting_of(suite, all_args),
-            "harness": "inspect",
-            "harness_task": record["task_full"],
-            **_metric_cells(suite, metrics),
-            "samples": int(record["completed_samples"]) if _number(record.get("completed_samples")) is not None
-            else 0,
-            "total": int(total) * epochs if total is not None else None,
-            "epochs": epochs,
-            "task_version": str(record["task_version"]),
-            "package_version": _package_version(record.get("packages")),
-            "task_args": _json(given),
-            "date": pd.Timestamp(record["created"]).tz_convert("UTC").isoformat(),
-            "log": record["log"],
-        })
+        rows.append(
+            {
+                "model": record["model"],
+                "suite": suite,
+                "task": task_name(str(record["task_full"])),
+                "prompting": prompting_of(suite, all_args),
+                "harness": "inspect",
+                "harness_task": record["task_full"],
+                **_metric_cells(suite, metrics),
+                "samples": int(record["completed_samples"])
+                if _number(record.get("completed_samples")) is not None
+                else 0,
+                "total": int(total) * epochs if total is not None else None,
+                "epochs": epochs,
+                "task_version": str(record["task_version"]),
+                "package_version": _package_version(record.get("packages")),
+                "task_args": _json(given),
+                "date": pd.Timestamp(record["created"]).tz_convert("UTC").isoformat(),
+                "log": record["log"],
+            }
+        )
     return rows
 
 
@@ -181,23 +189,25 @@ def lm_eval_rows(path: str | Path) -> list[dict[str, Any]]:
         counts = [n_samples[m] for m in members if m in n_samples]
         metadata = dict((configs.get(members[0]) or {}).get("metadata") or {})
         metadata.update((configs.get(name) or {}).get("metadata") or {})
-        rows.append({
-            "model": model,
-            "suite": suite,
-            "task": task,
-            "prompting": prompting_of(suite, metadata),
-            "harness": "lm-eval",
-            "harness_task": name,
-            **_metric_cells(suite, metrics),
-            "samples": sum(int(c.get("effective", 0)) for c in counts) if counts else None,
-            "total": sum(int(c.get("original", 0)) for c in counts) if counts else None,
-            "epochs": None,
-            "task_version": str((data.get("versions") or {}).get(name, metadata.get("version", ""))),
-            "package_version": "",
-            "task_args": _json({k: v for k, v in metadata.items() if k != "version"}),
-            "date": when,
-            "log": str(path),
-        })
+        rows.append(
+            {
+                "model": model,
+                "suite": suite,
+                "task": task,
+                "prompting": prompting_of(suite, metadata),
+                "harness": "lm-eval",
+                "harness_task": name,
+                **_metric_cells(suite, metrics),
+                "samples": sum(int(c.get("effective", 0)) for c in counts) if counts else None,
+                "total": sum(int(c.get("original", 0)) for c in counts) if counts else None,
+                "epochs": None,
+                "task_version": str((data.get("versions") or {}).get(name, metadata.get("version", ""))),
+                "package_version": "",
+                "task_args": _json({k: v for k, v in metadata.items() if k != "version"}),
+                "date": when,
+                "log": str(path),
+            }
+        )
     return rows
 
 

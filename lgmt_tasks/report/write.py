@@ -77,14 +77,20 @@ def index_markdown(
     """The text of `report.md`: sources read, the leaderboard, then each suite's tables (with titles) and plots."""
     root = written.index.parent
     lines = ["# lgmt report", ""]
-    lines += [f"- Inspect logs: {sum(len(p) for p in by_suite.values())}"
-              + "".join(f"; {suite} {len(paths)}" for suite, paths in by_suite.items())]
+    lines += [
+        f"- Inspect logs: {sum(len(p) for p in by_suite.values())}"
+        + "".join(f"; {suite} {len(paths)}" for suite, paths in by_suite.items())
+    ]
     if lm_eval_files:
         lines.append(f"- lm-eval results files: {len(lm_eval_files)}")
     if written.foreign:
         lines.append(f"- Skipped (not our tasks): {', '.join(written.foreign)}")
-    lines += ["", "## Leaderboard", "", f"{_link(written.leaderboard, root)}: {rows} rows "
-              "(one per model, task and prompting; columns in the README)."]
+    lines += [
+        "",
+        "## Leaderboard",
+        "",
+        f"{_link(written.leaderboard, root)}: {rows} rows (one per model, task and prompting; columns in the README).",
+    ]
     for report in written.reports:
         lines += ["", f"## {report.suite}", ""]
         if not report.tables and not report.plots:

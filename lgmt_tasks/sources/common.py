@@ -91,8 +91,9 @@ def record_id(record: Mapping[str, Any], key: str, fallback: str) -> str:
     if value is None:
         raise SourceRecordError(fallback, key, f"the record has no {key!r}", SKIP_MISSING_FIELD)
     if isinstance(value, bool) or not isinstance(value, (str, int)) or not str(value).strip():
-        raise SourceRecordError(fallback, key, f"{key} must be a non-empty string or an integer, got {value!r}",
-                                SKIP_WRONG_TYPE)
+        raise SourceRecordError(
+            fallback, key, f"{key} must be a non-empty string or an integer, got {value!r}", SKIP_WRONG_TYPE
+        )
     return str(value)
 
 
@@ -130,12 +131,14 @@ def text_list(rid: str, field: str, value: object) -> list[str]:
     if value is None:
         raise SourceRecordError(rid, field, f"the record has no {field!r}", SKIP_MISSING_FIELD)
     if not isinstance(value, (list, tuple)):
-        raise SourceRecordError(rid, field, f"{field} must be a list of strings, got {type(value).__name__}",
-                                SKIP_WRONG_TYPE)
+        raise SourceRecordError(
+            rid, field, f"{field} must be a list of strings, got {type(value).__name__}", SKIP_WRONG_TYPE
+        )
     for i, item in enumerate(value):
         if not isinstance(item, str):
-            raise SourceRecordError(rid, f"{field}[{i}]", f"{field}[{i}] must be a string, got {item!r}"[:200],
-                                    SKIP_WRONG_TYPE)
+            raise SourceRecordError(
+                rid, f"{field}[{i}]", f"{field}[{i}] must be a string, got {item!r}"[:200], SKIP_WRONG_TYPE
+            )
     return list(value)
 
 
@@ -554,8 +557,9 @@ def cases_from_records(
     problems: list[SourceProblem] = []
     for index, record in enumerate(records):
         try:
-            problems.extend(module.record_to_problems(_mapping(record, record_ref(None, index)), split=split,
-                                                      index=index))
+            problems.extend(
+                module.record_to_problems(_mapping(record, record_ref(None, index)), split=split, index=index)
+            )
         except SourceRecordError as exc:
             report.records += 1
             report.skip(exc)
@@ -572,8 +576,9 @@ def _mapping(record: object, ref: str) -> dict[str, Any]:
     if isinstance(record, UnreadableRecord):
         raise SourceRecordError(ref, "<record>", record.reason, SKIP_INVALID_JSON)
     if not isinstance(record, Mapping):
-        raise SourceRecordError(ref, "<record>", f"a record must be a JSON object, got {type(record).__name__}",
-                                SKIP_LAYOUT)
+        raise SourceRecordError(
+            ref, "<record>", f"a record must be a JSON object, got {type(record).__name__}", SKIP_LAYOUT
+        )
     return dict(record)
 
 

@@ -21,6 +21,7 @@ SOURCE_LICENCES: dict[str, tuple[str, str]] = {
     ),
 }
 
+
 def licence_name(source: str) -> dict[str, str]:
     """The card's `license_name` when the licence is `other` (the Hub asks for one), else nothing."""
     return {"license_name": f"{source}-no-stated-licence"} if SOURCE_LICENCES[source][0] == "other" else {}

@@ -82,9 +82,7 @@ def _report_dict(report: object) -> Any:
     return to_dict() if callable(to_dict) else str(report)
 
 
-def prove_sources(
-    cases: Iterable[Case], stats: BuildStats, timeout_ms: int, workers: Workers = SERIAL
-) -> list[Case]:
+def prove_sources(cases: Iterable[Case], stats: BuildStats, timeout_ms: int, workers: Workers = SERIAL) -> list[Case]:
     """Keep the cases whose label Z3 proves (and which agree with a gold label when there is one).
 
     With `workers`, runs of cases are proven in worker processes; kept cases and counts are merged in order.

@@ -95,8 +95,9 @@ def record_to_problem(
         rid = "_".join(part for part in ("proverqa", level, record_id(record, "id", record_ref(file, index))) if part)
         nl2fol = require(record, "nl2fol", rid)
         if not isinstance(nl2fol, Mapping):
-            raise SourceRecordError(rid, "nl2fol", f"nl2fol must be an object, got {type(nl2fol).__name__}",
-                                    SKIP_WRONG_TYPE)
+            raise SourceRecordError(
+                rid, "nl2fol", f"nl2fol must be an object, got {type(nl2fol).__name__}", SKIP_WRONG_TYPE
+            )
         # Through `datasets`, a dict column becomes a struct holding every key of every row (None where absent).
         pairs = [(nl, fol) for nl, fol in nl2fol.items() if fol is not None]
         premises, premises_fol = [nl for nl, _ in pairs], text_list(rid, "nl2fol", [fol for _, fol in pairs])

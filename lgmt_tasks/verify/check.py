@@ -227,8 +227,11 @@ class VerifyResult:
         lines += [f"{r[0]:<{width}}" + "".join(f"{v:>12}" for v in r[1:]) for r in table]
         decided = self.total("agree") + self.total("disagree")
         share = f"{self.total('agree') / decided:.2%}" if decided else "n/a"
-        lines += ["", f"agreement on decided claims: {self.total('agree')}/{decided} = {share}",
-                  f"{self.queries} distinct queries in {self.seconds:.1f} s"]
+        lines += [
+            "",
+            f"agreement on decided claims: {self.total('agree')}/{decided} = {share}",
+            f"{self.queries} distinct queries in {self.seconds:.1f} s",
+        ]
         for title, items, fmt in (
             ("disagreements", self.disagreements, "  {id}  {claim}: expected {expected}, got {got}"),
             ("undecided by the prover", self.undecided, "  {id}  {claim}: {reason}"),

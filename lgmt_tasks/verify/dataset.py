@@ -106,8 +106,15 @@ def verify_dataset(
         raise DatasetError(f"{path}: {exc}") from exc
     chosen = [rows[i] for i in sample_indices(len(rows), sample, seed)]
     result = VerifyResult(
-        suite=name, prover=engine.name, path=str(path), rows=len(rows), rows_checked=len(chosen), sample=sample,
-        seed=seed, timeout_s=engine.timeout_s, note=registry_entry(name).claims_note,
+        suite=name,
+        prover=engine.name,
+        path=str(path),
+        rows=len(rows),
+        rows_checked=len(chosen),
+        sample=sample,
+        seed=seed,
+        timeout_s=engine.timeout_s,
+        note=registry_entry(name).claims_note,
     )
     checker = ClaimChecker(engine)
     bar = tqdm(chosen, desc=f"verify {name} with {engine.name}", unit="row", file=sys.stderr, disable=not progress)

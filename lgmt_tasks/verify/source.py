@@ -34,7 +34,12 @@ from lgmt_tasks.verify.dataset import sample_indices
 from lgmt_tasks.verify.provers import DEFAULT_TIMEOUT_S, Prover, get_prover
 
 SOURCE_COUNT_KEYS: tuple[str, ...] = (
-    "checked", "agree", "disagree", "undecided_by_prover", "undecided_by_z3", "unparsable",
+    "checked",
+    "agree",
+    "disagree",
+    "undecided_by_prover",
+    "undecided_by_z3",
+    "unparsable",
 )
 
 
@@ -184,8 +189,9 @@ def verify_source(
     z3 = get_prover("z3", other.timeout_s)
     report = LoadReport(name)
     problems = list(iter_problems(name, path, report))
-    result = SourceVerifyResult(name, other.name, list(report.paths), len(problems) + report.records, sample, seed,
-                                other.timeout_s)
+    result = SourceVerifyResult(
+        name, other.name, list(report.paths), len(problems) + report.records, sample, seed, other.timeout_s
+    )
     chosen = [problems[i] for i in sample_indices(len(problems), sample, seed)]
     start = time.perf_counter()
     for problem in tqdm(chosen, desc=f"z3 vs {other.name}", unit="problem", file=sys.stderr, disable=not progress):

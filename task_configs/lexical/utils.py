@@ -1,8 +1,9 @@
 """lm-evaluation-harness side of the lexical (LLMorph) baseline: `lgmt_lexical` and `lgmt_lexical_loglik`.
 
 One lm-eval document is one lexical group (a source case and one follow-up), as one Inspect `Sample` is. The task
-class is LGMT's (`lgmt_utils.LgmtTask`: the same prompts, chat-template handling, one request per member, or three
-label log-likelihoods per member); only the data loading and the scoring differ:
+class is the shared `LabelGroupTask` of `task_configs/_requests.py`, as LGMT's is (the same prompts, chat-template
+handling, one request per member, or three label log-likelihoods per member); only the data loading and the scoring
+differ:
 
 - documents come from `load_docs`, which builds (and caches) the function-based relations, or reads a folder written
   by `lgmt build lexical` / a Hub dataset (`dataset`), which may also hold LLM follow-ups made with
@@ -12,20 +13,20 @@ label log-likelihoods per member); only the data loading and the scoring differ:
   but MR-152 (difference). Only the label output relation: free-text similarity is the Inspect task's `output=text`.
 
 Metrics: LGMT's `mvr`, `acc_static`, `acc_cons`, `hdr`, `fur`, `unparsed_rate` (the same aggregation functions as
-`lgmt_utils`), LLMorph's confusion matrix `cm_pass_correct`, `cm_pass_wrong`, `cm_fail_correct`, `cm_fail_wrong`,
-and the violation rate per function-based relation, `mvr_MR-1`, ... `mvr_MR-128` (`mvr_MR-49` is the noise floor;
-a relation with no document reports NaN). See `scorers/lexical_metrics.py` for the definitions and denominators.
+LGMT's, `_requests.RATE_AGGREGATIONS`), LLMorph's confusion matrix `cm_pass_correct`, `cm_pass_wrong`,
+`cm_fail_correct`, `cm_fail_wrong`, and the violation rate per function-based relation, `mvr_MR-1`, ... `mvr_MR-128`
+(`mvr_MR-49` is the noise floor; a relation with no document reports NaN). See `scorers/lexical_metrics.py` for the
+definitions and denominators.
 
 Parameters (YAML `dataset_kwargs`, overridable with `--metadata`): `mr` (default `function`; ids comma-separated),
 `part` (default `all`), `per_mr` (default `DEFAULT_PER_MR`), `seed`, `source`, `source_path`, `dataset`,
-`dataset_revision`; and `prompting` as for LGMT.
+`dataset_revision`; and `prompting` as for LGMT. A metadata key that is no parameter is reported in a logged warning
+with the valid keys (`_requests.dataset_params`).
 """
 
 from __future__ import annotations
 
-import difflib
-import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import datasets
@@ -34,25 +35,27 @@ from lgmt_tasks.lexical.catalogue import FUNCTION_BASED, resolve_mrs, resolve_pa
 from lgmt_tasks.lexical.dataset import load_lexical_rows
 from lgmt_tasks.scorers.answers import parse_label
 from lgmt_tasks.scorers.lexical_metrics import LEXICAL_KEYS, confusion_cell, label_violation, lexical_outcome
-from lgmt_tasks.scorers.pairwise import RATE_NAMES, Outcome
-from lgmt_tasks.task_configs.lgmt.utils import LABELS, LgmtTask, argmax_label, interleave_by_relation
-
-log = logging.getLogger(__name__)
+from lgmt_tasks.scorers.pairwise import RATE_NAMES
+from lgmt_tasks.task_configs._requests import (
+    RATE_AGGREGATIONS,
+    Aggregation,
+    LabelGroupTask,
+    Parameters,
+    aggregation,
+    completions,
+    interleave_by,
+    member_labels,
+)
 
 DEFAULT_PER_MR = 20
 """Groups per relation and part when neither the YAML nor `--metadata` says otherwise."""
 
-DATASET_PARAMS: tuple[str, ...] = (
-    "mr",
-    "part",
-    "per_mr",
-    "seed",
-    "source",
-    "source_path",
-    "dataset",
-    "dataset_revision",
+PARAMS = Parameters(
+    suite="lexical",
+    dataset=("mr", "part", "per_mr", "seed", "source", "source_path", "dataset", "dataset_revision"),
+    task=("prompting",),
 )
-"""Dataset parameters a user may override with `--metadata`."""
+"""The parameters: `--metadata` may override the dataset parameters and `prompting`."""
 
 CELLS: tuple[str, ...] = ("cm_pass_correct", "cm_pass_wrong", "cm_fail_correct", "cm_fail_wrong")
 
@@ -111,40 +114,13 @@ def load_docs(
             "them with `lgmt build lexical --transformer-model M --mr ...` and pass the folder as dataset, or use "
             "the Inspect task with -T transformer_model=M"
         )
-    return datasets.DatasetDict({"test": interleave_by_relation(rows)})
+    return datasets.DatasetDict({"test": interleave_by(rows, "mr")})
 
 
-def dataset_params(dataset_kwargs: Mapping[str, Any], metadata: Mapping[str, Any]) -> dict[str, Any]:
-    """Merge the YAML's `dataset_kwargs` with the run's metadata: metadata wins for the keys of `DATASET_PARAMS`.
+class LexicalTask(LabelGroupTask):
+    """The lexical group task: the shared `LabelGroupTask` with the lexical parameters (see the module docstring)."""
 
-    Raises:
-        ValueError: If `dataset_kwargs` holds a key `load_docs` does not take.
-    """
-    unknown = sorted(set(dataset_kwargs) - set(DATASET_PARAMS))
-    if unknown:
-        raise ValueError(f"dataset_kwargs: unknown key(s) {unknown}; valid: {', '.join(DATASET_PARAMS)}")
-    known = {*DATASET_PARAMS, "prompting"}
-    for key in metadata:
-        close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.8)
-        if key not in known and close:
-            log.warning("metadata key %r is not a lexical parameter (did you mean %r?); it is ignored", key, close[0])
-    return {**dataset_kwargs, **{key: metadata[key] for key in DATASET_PARAMS if key in metadata}}
-
-
-class LexicalTask(LgmtTask):
-    """LGMT's group task class with the lexical data loading (see the module docstring)."""
-
-    def download(self, dataset_kwargs: dict[str, Any] | None = None, **kwargs: Any) -> None:
-        """Load the groups with `custom_dataset` (default `load_docs`), `--metadata` overriding `dataset_kwargs`.
-
-        Args:
-            dataset_kwargs: The YAML's `dataset_kwargs`.
-            **kwargs: Unused (lm-eval's signature).
-        """
-        params = dataset_params(dataset_kwargs or {}, self.config.metadata or {})
-        self.config.dataset_kwargs = params
-        loader: Callable[..., datasets.DatasetDict] = self.config.custom_dataset or load_docs
-        self.dataset = loader(**params)
+    PARAMS = PARAMS
 
 
 def _per_metric(doc: Mapping[str, Any], source: str | None, followup: str | None) -> dict[str, dict[str, int]]:
@@ -163,9 +139,7 @@ def process_generation_results(doc: Mapping[str, Any], results: Sequence[str]) -
     Raises:
         ValueError: If there are not exactly two completions.
     """
-    if len(results) != 2:
-        raise ValueError(f"group {doc.get('id')!r}: {len(results)} results for 2 members")
-    source, followup = (parse_label(text).label for text in results)
+    source, followup = (parse_label(text).label for text in completions(doc, results, 2, "member"))
     return _per_metric(doc, source, followup)
 
 
@@ -175,22 +149,23 @@ def process_loglik_results(doc: Mapping[str, Any], results: Sequence[tuple[float
     Raises:
         ValueError: If there are not three results per member.
     """
-    width = len(LABELS)
-    if len(results) != 2 * width:
-        raise ValueError(f"group {doc.get('id')!r}: {len(results)} results for 2 members ({width} per member)")
-    source, followup = (argmax_label([ll for ll, _ in results[m * width : (m + 1) * width]]) for m in range(2))
+    source, followup = member_labels(doc, results)
     return _per_metric(doc, source, followup)
 
 
-def _cell(cell: str) -> Callable[[Sequence[Outcome]], float]:
-    def aggregate(items: Sequence[Outcome]) -> float:
-        return confusion_cell(items, cell).value
-
-    aggregate.__name__ = f"{cell}_aggregation"
-    aggregate.__doc__ = f"LLMorph's confusion-matrix cell {cell}: Σ {cell} / Σ parsed."
-    return aggregate
+def _cell(cell: str) -> Aggregation:
+    return aggregation(
+        cell, lambda items: confusion_cell(items, cell), f"LLMorph's confusion-matrix cell {cell}: Σ {cell} / Σ parsed."
+    )
 
 
+# The aggregations the YAMLs name: LGMT's rates (shared, `_requests.RATE_AGGREGATIONS`) and the confusion cells.
+mvr_aggregation = RATE_AGGREGATIONS["mvr"]
+acc_static_aggregation = RATE_AGGREGATIONS["acc_static"]
+acc_cons_aggregation = RATE_AGGREGATIONS["acc_cons"]
+hdr_aggregation = RATE_AGGREGATIONS["hdr"]
+fur_aggregation = RATE_AGGREGATIONS["fur"]
+unparsed_rate_aggregation = RATE_AGGREGATIONS["unparsed_rate"]
 cm_pass_correct_aggregation = _cell("cm_pass_correct")
 cm_pass_wrong_aggregation = _cell("cm_pass_wrong")
 cm_fail_correct_aggregation = _cell("cm_fail_correct")

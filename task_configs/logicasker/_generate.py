@@ -24,7 +24,7 @@ HEADER = """\
 #
 # One document is one LogicAsker test (a row of `lgmt build logicasker`). Run-time parameters:
 # --metadata '{"logic": "predicate", "length": "1..7", "per_skill": 2, "seed": 1}' or '{"dataset": "DIR"}'
-# (see lgmt_tasks/task_configs/logicasker_utils.py).
+# (see task_configs/logicasker/utils.py).
 """
 
 

@@ -13,7 +13,8 @@ Parameters (YAML `metadata`; override with `--metadata '{"logic": "predicate", "
 or `TaskManager(metadata=...)`): `logic`, `category`, `rule` (comma-separated names or ids), `length` (`1`, `1..7`,
 `1,3,5`), `per_skill`, `seed`, and `dataset` / `dataset_revision` to evaluate a folder written by `lgmt build
 logicasker` or a Hub dataset instead of building (`dataset_revision`, not `revision`, which is a model argument of
-`hf` that lm-eval merges into the metadata).
+`hf` that lm-eval merges into the metadata). A metadata key that is no parameter is reported in a logged warning with
+the valid keys (`_requests.dataset_params`).
 
 Metrics: `response_accuracy` (Σ correct / Σ answered), `instruction_following_rate` (Σ answered / documents), and
 response accuracy per attribute of the rule tree: `response_accuracy_logic_<logic>`,
@@ -33,7 +34,8 @@ import datasets
 from lgmt_tasks.logicasker.catalogue import get_skill
 from lgmt_tasks.logicasker.dataset import load_logicasker_rows
 from lgmt_tasks.scorers.answers import parse_yes_no
-from lgmt_tasks.scorers.logicasker_metrics import Outcome, instruction_following_rate, response_accuracy, yes_no_outcome
+from lgmt_tasks.scorers.logicasker_metrics import instruction_following_rate, response_accuracy, yes_no_outcome
+from lgmt_tasks.task_configs._requests import Parameters, aggregation, dataset_params
 
 CHOICES: tuple[str, str] = ("yes", "no")
 """The answers, in the order of the log-likelihood continuations (and of the tie-break)."""
@@ -41,25 +43,20 @@ CHOICES: tuple[str, str] = ("yes", "no")
 ANSWER_CUE = "\nAnswer:"
 """What the log-likelihood context ends with; the continuations are ` yes` and ` no` (lm-eval's target delimiter)."""
 
-DATASET_PARAMS: tuple[str, ...] = (
-    "logic",
-    "category",
-    "rule",
-    "length",
-    "per_skill",
-    "seed",
-    "dataset",
-    "dataset_revision",
+PARAMS = Parameters(
+    suite="LogicAsker",
+    dataset=("logic", "category", "rule", "length", "per_skill", "seed", "dataset", "dataset_revision"),
 )
-"""Metadata keys that select or build the documents."""
+"""The metadata keys that select or build the documents (set in the YAML's `metadata`, overridable with
+`--metadata`)."""
 
 
 def load_docs(**metadata: Any) -> datasets.DatasetDict:
     """Load (building and caching if needed) the LogicAsker tests selected by the task metadata.
 
     Args:
-        **metadata: The task metadata (YAML, then `--metadata`); keys other than `DATASET_PARAMS` (the version,
-            model arguments that lm-eval merges in) are ignored.
+        **metadata: The task metadata (YAML, then `--metadata`); keys other than `PARAMS.dataset` are ignored (the
+            version, model arguments that lm-eval merges in; any other key is reported, see `dataset_params`).
 
     Returns:
         A `DatasetDict` with one split, `test`.
@@ -67,7 +64,7 @@ def load_docs(**metadata: Any) -> datasets.DatasetDict:
     Raises:
         ValueError: On an invalid selection or when no test is left (from the loader).
     """
-    params = {key: metadata[key] for key in DATASET_PARAMS if metadata.get(key) is not None}
+    params = {key: value for key, value in dataset_params(PARAMS, {}, metadata).items() if value is not None}
     revision = params.pop("dataset_revision", None)
     rows = load_logicasker_rows(
         logic=params.get("logic"),
@@ -146,11 +143,13 @@ def process_loglik_results(doc: Mapping[str, Any], results: Sequence[tuple[float
     return _per_metric(doc, answer)
 
 
-def response_accuracy_aggregation(items: Sequence[Outcome]) -> float:
-    """Response accuracy: Σ correct / Σ answered (see `logicasker_metrics.response_accuracy`)."""
-    return response_accuracy(items).value
-
-
-def instruction_following_aggregation(items: Sequence[Outcome]) -> float:
-    """Instruction-following rate: Σ answered / documents (see `logicasker_metrics.instruction_following_rate`)."""
-    return instruction_following_rate(items).value
+response_accuracy_aggregation = aggregation(
+    "response_accuracy",
+    response_accuracy,
+    "Response accuracy: Σ correct / Σ answered (see `logicasker_metrics.response_accuracy`).",
+)
+instruction_following_aggregation = aggregation(
+    "instruction_following",
+    instruction_following_rate,
+    "Instruction-following rate: Σ answered / documents (see `logicasker_metrics.instruction_following_rate`).",
+)

@@ -24,7 +24,7 @@ HEADER = """\
 # QMFOL (Zheng et al., 2026): one document is one task (a row of `lgmt build qmfol`), with the prompt of the Inspect
 # task; the completion is read by the one label parser. Run-time parameters:
 # --metadata '{"depth": [5, 10], "width": 20, "distractors": [0, 20], "per_config": 3}' or '{"dataset": "DIR"}'
-# (see lgmt_tasks/task_configs/qmfol_utils.py)."""
+# (see task_configs/qmfol/utils.py)."""
 
 
 def higher_is_better(name: str) -> bool:

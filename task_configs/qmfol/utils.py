@@ -10,7 +10,8 @@ Parameters (YAML `metadata`; override with `--metadata '{"depth": [5, 10], "dist
 "5,10"), `seed`, `per_config`, `padding_tokens` (the §4.2.2 length control; only with `distractors` 0), and
 `dataset` / `dataset_revision` to evaluate a folder written by `lgmt build qmfol` or a Hub dataset instead of
 building (`dataset_revision`, not `revision`, which is a model argument of `hf` that lm-eval merges into the
-metadata). Without `dataset` the default grid is the Inspect task's (96 tasks).
+metadata). Without `dataset` the default grid is the Inspect task's (96 tasks). A metadata key that is no parameter is
+reported in a logged warning with the valid keys (`_requests.dataset_params`).
 
 Metrics, the same as the Inspect task's and computed by the same pure functions (`lgmt_tasks.scorers.qmfol_metrics`,
 DESIGN decision 6): `accuracy`, `f1_True`, `f1_False`, `f1_Unknown`, `macro_f1`, `dist_<gold>_<answer>`,
@@ -23,7 +24,7 @@ and a key no document reported is absent from the results. lm-eval reports no st
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import datasets
@@ -36,7 +37,6 @@ from lgmt_tasks.scorers.answers import parse_label
 from lgmt_tasks.scorers.qmfol_metrics import (
     DIST_NAMES,
     F1_NAMES,
-    Outcome,
     accuracy,
     answer_distribution,
     f1_scores,
@@ -44,20 +44,24 @@ from lgmt_tasks.scorers.qmfol_metrics import (
     unparsed_rate,
 )
 from lgmt_tasks.solvers.qmfol import render_prompt
+from lgmt_tasks.task_configs._requests import Aggregation, Items, Parameters, aggregation, dataset_params
 
-DATASET_PARAMS: tuple[str, ...] = (
-    "depth",
-    "width",
-    "distractors",
-    "topic",
-    "label",
-    "seed",
-    "per_config",
-    "padding_tokens",
-    "dataset",
-    "dataset_revision",
+PARAMS = Parameters(
+    suite="QMFOL",
+    dataset=(
+        "depth",
+        "width",
+        "distractors",
+        "topic",
+        "label",
+        "seed",
+        "per_config",
+        "padding_tokens",
+        "dataset",
+        "dataset_revision",
+    ),
 )
-"""Metadata keys that select or build the documents."""
+"""The metadata keys that select or build the documents (overridable with `--metadata`)."""
 
 HEADLINE_METRICS: tuple[str, ...] = ("accuracy", *F1_NAMES, *DIST_NAMES, "unparsed_rate")
 """Every metric of every document."""
@@ -77,8 +81,8 @@ def load_docs(**metadata: Any) -> datasets.DatasetDict:
     """Load (building and caching if needed) the QMFOL tasks selected by the task metadata, with their prompts.
 
     Args:
-        **metadata: The task metadata (YAML, then `--metadata`); keys other than `DATASET_PARAMS` (the version,
-            model arguments that lm-eval merges in) are ignored.
+        **metadata: The task metadata (YAML, then `--metadata`); keys other than `PARAMS.dataset` are ignored (the
+            version, model arguments that lm-eval merges in; any other key is reported, see `dataset_params`).
 
     Returns:
         A `DatasetDict` with one split, `test`; each row gains a `prompt` column (the Inspect task's input).
@@ -86,7 +90,7 @@ def load_docs(**metadata: Any) -> datasets.DatasetDict:
     Raises:
         ValueError: On an invalid selection, padding with distractors, or when no task is left.
     """
-    params = {key: metadata[key] for key in DATASET_PARAMS if metadata.get(key) is not None}
+    params = {key: value for key, value in dataset_params(PARAMS, {}, metadata).items() if value is not None}
     padding = int(params.pop("padding_tokens", 0))
     revision = params.pop("dataset_revision", None)
     for key in ("seed", "per_config"):
@@ -129,45 +133,29 @@ def process_results(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str,
     return dict.fromkeys(metric_keys(doc), outcome)
 
 
-def accuracy_aggregation(items: Sequence[Outcome]) -> float:
-    """Accuracy: Σ correct / Σ parsed (see `qmfol_metrics.accuracy`)."""
-    return accuracy(items).value
+def _f1(name: str) -> Callable[[Items], float]:
+    return lambda items: f1_scores(items)[name]
 
 
-def unparsed_rate_aggregation(items: Sequence[Outcome]) -> float:
-    """Unparsed rate: Σ (1 − parsed) / tasks (see `qmfol_metrics.unparsed_rate`)."""
-    return unparsed_rate(items).value
+def _share(name: str) -> Callable[[Items], float]:
+    return lambda items: answer_distribution(items)[name]
 
 
-def f1_true_aggregation(items: Sequence[Outcome]) -> float:
-    """F1 of True over parsed answers (see `qmfol_metrics.f1_scores`)."""
-    return f1_scores(items)["f1_True"]
+def _dist(name: str) -> Aggregation:
+    doc = f"`{name}`: the share of this answer among parsed answers of this gold label (Table 3)."
+    return aggregation(name, _share(name), doc)
 
 
-def f1_false_aggregation(items: Sequence[Outcome]) -> float:
-    """F1 of False over parsed answers."""
-    return f1_scores(items)["f1_False"]
-
-
-def f1_unknown_aggregation(items: Sequence[Outcome]) -> float:
-    """F1 of Unknown over parsed answers."""
-    return f1_scores(items)["f1_Unknown"]
-
-
-def macro_f1_aggregation(items: Sequence[Outcome]) -> float:
-    """Macro-F1: the mean of the defined label-wise F1s."""
-    return f1_scores(items)["macro_f1"]
-
-
-def _dist(name: str) -> Any:
-    def aggregate(items: Sequence[Outcome]) -> float:
-        return answer_distribution(items)[name]
-
-    aggregate.__name__ = f"{name}_aggregation"
-    aggregate.__doc__ = f"`{name}`: the share of this answer among parsed answers of this gold label (Table 3)."
-    return aggregate
-
-
+accuracy_aggregation = aggregation("accuracy", accuracy, "Accuracy: Σ correct / Σ parsed (`qmfol_metrics.accuracy`).")
+unparsed_rate_aggregation = aggregation(
+    "unparsed_rate", unparsed_rate, "Unparsed rate: Σ (1 − parsed) / tasks (see `qmfol_metrics.unparsed_rate`)."
+)
+f1_true_aggregation = aggregation(
+    "f1_true", _f1("f1_True"), "F1 of True over parsed answers (`qmfol_metrics.f1_scores`)."
+)
+f1_false_aggregation = aggregation("f1_false", _f1("f1_False"), "F1 of False over parsed answers.")
+f1_unknown_aggregation = aggregation("f1_unknown", _f1("f1_Unknown"), "F1 of Unknown over parsed answers.")
+macro_f1_aggregation = aggregation("macro_f1", _f1("macro_f1"), "Macro-F1: the mean of the defined label-wise F1s.")
 dist_True_True_aggregation = _dist("dist_True_True")
 dist_True_False_aggregation = _dist("dist_True_False")
 dist_True_Unknown_aggregation = _dist("dist_True_Unknown")

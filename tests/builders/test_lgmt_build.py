@@ -102,8 +102,12 @@ def test_bad_config_names_the_field(change, message):
 def test_folio_source_build_skips_and_counts():
     if not DATA.exists():
         pytest.skip("../shared/data is absent")
-    config = LgmtConfig(source="folio", source_path=str(DATA / "folio" / "folio_v0_validation.jsonl"),
-                        per_mr=1, mrs=("MR-E1.1", "MR-S2", "MR-C2"))
+    config = LgmtConfig(
+        source="folio",
+        source_path=str(DATA / "folio" / "folio_v0_validation.jsonl"),
+        per_mr=1,
+        mrs=("MR-E1.1", "MR-S2", "MR-C2"),
+    )
     build = build_lgmt(config)
     assert len(build.dataset) == 3
     assert set(build.dataset["source_dataset"]) == {"folio"}

@@ -53,8 +53,13 @@ SUITES: dict[str, Suite] = {
     "qmfol": (
         build_qmfol,
         QmfolConfig(
-            depths=(3,), widths=(4,), distractors=(0, 5), labels=("True", "Unknown"), topics=("Food", "Animal"),
-            seeds=2, seed=1,
+            depths=(3,),
+            widths=(4,),
+            distractors=(0, 5),
+            labels=("True", "Unknown"),
+            topics=("Food", "Animal"),
+            seeds=2,
+            seed=1,
         ),
         write_qmfol_repo,
     ),

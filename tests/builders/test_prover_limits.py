@@ -103,8 +103,9 @@ def test_lgmt_with_a_small_limit_ships_only_decided_groups(tiny_rlimit, folio_su
     names = assert_undecided_counted_and_named(build.stats)
     rows = build.dataset.to_list()
     assert rows, "a small limit still lets some groups through"
-    dropped_sources = {i for reason, ids in names.get("source", {}).items() if reason.startswith("undecided")
-                       for i in ids}
+    dropped_sources = {
+        i for reason, ids in names.get("source", {}).items() if reason.startswith("undecided") for i in ids
+    }
     for row in rows:
         assert row["source_id"] not in dropped_sources
         mr_drops = names.get(row["mr"], {})

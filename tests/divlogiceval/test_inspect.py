@@ -124,7 +124,7 @@ def test_task_parameters_are_checked(params, message, small_repo):
 def test_readme_documents_every_task_parameter():
     import inspect as pyinspect
 
-    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).parents[2] / "lgmt_tasks" / "divlogiceval" / "README.md").read_text(encoding="utf-8")
     documented = set(re.findall(r"^\| `(\w+)`(?:, `(\w+)`)? \|", readme, flags=re.MULTILINE))
     names = {name for pair in documented for name in pair if name}
     assert set(pyinspect.signature(divlogiceval).parameters) <= names

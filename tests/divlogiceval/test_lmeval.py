@@ -13,7 +13,7 @@ from lm_eval.api.model import LM
 from lm_eval.tasks import TaskManager
 
 import lgmt_tasks.task_configs as task_configs
-from lgmt_tasks.scorers.divlogiceval_metrics import rotation_order
+from lgmt_tasks.divlogiceval.rotation import rotation_order
 from lgmt_tasks.solvers.divlogiceval import INSTRUCTION
 from lgmt_tasks.task_configs.divlogiceval import utils as divlogiceval_utils
 
@@ -136,6 +136,12 @@ def test_metadata_sets_shots_alpha_and_question_type(small_repo):
         manager(small_repo, shots=2).load(["lgmt_divlogiceval"])
 
 
+def test_a_mistyped_metadata_key_is_reported_with_the_valid_keys(small_repo, caplog):
+    manager(small_repo, per_typ=1).load(["lgmt_divlogiceval"])
+    assert "metadata key 'per_typ' is not a parameter of DivLogicEval (did you mean 'per_type'?)" in caplog.text
+    assert "DivLogicEval parameters: question_type, per_type, seed, n, pool, dataset, dataset_revision" in caplog.text
+
+
 def test_chat_template_and_num_fewshot(small_repo):
     tm = manager(small_repo)
     task = tm.load(["lgmt_divlogiceval_loglik"])["tasks"]["lgmt_divlogiceval_loglik"]
@@ -155,9 +161,9 @@ def test_chat_template_and_num_fewshot(small_repo):
 
 def test_process_results_reject_a_wrong_number_of_results():
     doc = {"id": "x", "answer": 0, "options": ["a", "b", "c", "d"], "question_type": "3c1e"}
-    with pytest.raises(ValueError, match="3 completions for 4 rotations"):
+    with pytest.raises(ValueError, match="3 results for 4 rotations"):
         divlogiceval_utils.process_generation_results(doc, ["a", "b", "c"])
-    with pytest.raises(ValueError, match="4 results"):
+    with pytest.raises(ValueError, match="4 results for 4 rotations \\(4 per rotation\\)"):
         divlogiceval_utils.process_loglik_results(doc, [(0.0, False)] * 4)
     letter_a = [(0.0, False), (-1.0, False), (-1.0, False), (-1.0, False)]
     out = divlogiceval_utils.process_loglik_results(doc, letter_a * 4)

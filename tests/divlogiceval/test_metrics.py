@@ -9,18 +9,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lgmt_tasks.divlogiceval.rotation import rotation_order, to_original, to_position
 from lgmt_tasks.scorers.divlogiceval_metrics import (
-    UNPARSED,
+    NO_ANSWER_INDEX,
     accuracy,
     circular,
     correct_count,
     entropy,
+    instance_mean,
     instance_outcome,
+    mean,
+    metric_values,
     partial_circular,
-    rotation_order,
+    stderr,
     summarize,
-    to_original,
-    to_position,
 )
 
 predictions = st.lists(st.integers(min_value=-1, max_value=3), min_size=4, max_size=4)
@@ -52,7 +54,7 @@ def test_rotations_are_the_papers_mutants():
         ([0, 0, 2, 3], 0, 1, 0, 2),
         ([1, 0, 0, 0], 0, 0, 0, 3),
         ([1, 1, 1, 1], 0, 0, 0, 0),
-        ([UNPARSED, 2, 2, 2], 2, 0, 0, 3),
+        ([NO_ANSWER_INDEX, 2, 2, 2], 2, 0, 0, 3),
     ],
 )
 def test_accuracy_circular_and_count(preds, gold, acc, cir, c):
@@ -72,13 +74,13 @@ def test_three_right_one_wrong_by_hand():
     expected = 3 / 4 * (1 + 3 / 4 * math.log(3 / 4, 4) + 1 / 4 * math.log(1 / 4, 4))
     assert partial_circular([0, 0, 0, 3], 0) == pytest.approx(expected, abs=1e-15)
     # unparsed answers are one wrong outcome: same value
-    assert partial_circular([0, 0, 0, UNPARSED], 0) == partial_circular([0, 0, 0, 3], 0)
+    assert partial_circular([0, 0, 0, NO_ANSWER_INDEX], 0) == partial_circular([0, 0, 0, 3], 0)
 
 
 def test_all_unparsed_answers_form_one_outcome():
     # c = 2, p = (1/2 gold, 1/2 "no answer"): H = 1/2
-    assert partial_circular([0, UNPARSED, 0, UNPARSED], 0) == 0.5 * 0.5
-    assert entropy([UNPARSED] * 4) == 0.0
+    assert partial_circular([0, NO_ANSWER_INDEX, 0, NO_ANSWER_INDEX], 0) == 0.5 * 0.5
+    assert entropy([NO_ANSWER_INDEX] * 4) == 0.0
 
 
 @pytest.mark.parametrize(
@@ -146,7 +148,7 @@ def test_pc_alpha_interpolates_linearly(preds, gold, alpha):
 
 
 def test_instance_outcome_and_summary():
-    assert instance_outcome([0, 0, 2, UNPARSED], 0) == {
+    assert instance_outcome([0, 0, 2, NO_ANSWER_INDEX], 0) == {
         "acc": 1.0,
         "circular": 0.0,
         "partial_circular": 0.125,
@@ -161,6 +163,19 @@ def test_instance_outcome_and_summary():
     assert math.isnan(summarize([], [])["acc"])
     with pytest.raises(ValueError, match="2 predictions but 1 references"):
         summarize([[0] * 4, [0] * 4], [0])
+
+
+def test_instance_mean_is_the_mean_and_its_standard_error():
+    outcomes = [instance_outcome(p, 0) for p in ([0, 0, 0, 0], [0, 0, 2, 3], [1, NO_ANSWER_INDEX, 0, 0])]
+    for name in ("acc", "circular", "partial_circular", "rotation_acc", "unparsed_rate"):
+        values = metric_values(outcomes, name)
+        estimate = instance_mean(outcomes, name)
+        assert (estimate.value, estimate.stderr) == (mean(values), stderr(values))
+        assert (estimate.numerator, estimate.denominator) == (math.fsum(values), 3.0)
+    empty = instance_mean([], "acc")
+    assert math.isnan(empty.value) and math.isnan(empty.stderr)
+    with pytest.raises(ValueError, match="outcome 0 has no 'circular'"):
+        instance_mean([{"acc": 1.0}], "circular")
 
 
 # ---------------------------------------------------------------------------------------- evaluate modules

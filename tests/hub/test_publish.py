@@ -47,10 +47,20 @@ def run_cli(args: list[str], tmp_path: Path, **env: str) -> subprocess.Completed
     """`lgmt ...` in a fresh process with an isolated Hugging Face home (no stored token) and `env`."""
     base = {k: v for k, v in os.environ.items() if not k.startswith("HF_")}
     home = tmp_path / "hf-home"
-    base.update(HF_HOME=str(home), HF_TOKEN_PATH=str(home / "token"), HF_HUB_DISABLE_TELEMETRY="1",
-                LGMT_CACHE_DIR=str(tmp_path / "lgmt-cache"))
-    return subprocess.run([sys.executable, "-m", "lgmt_tasks.cli", *args], capture_output=True, text=True,
-                          env={**base, **env}, cwd=tmp_path, timeout=120)
+    base.update(
+        HF_HOME=str(home),
+        HF_TOKEN_PATH=str(home / "token"),
+        HF_HUB_DISABLE_TELEMETRY="1",
+        LGMT_CACHE_DIR=str(tmp_path / "lgmt-cache"),
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "lgmt_tasks.cli", *args],
+        capture_output=True,
+        text=True,
+        env={**base, **env},
+        cwd=tmp_path,
+        timeout=120,
+    )
 
 
 def one_error_line(result: subprocess.CompletedProcess[str]) -> str:
@@ -64,15 +74,24 @@ def one_error_line(result: subprocess.CompletedProcess[str]) -> str:
 
 
 def test_unreachable_hub_fails_in_one_line_without_the_token(tmp_path: Path) -> None:
-    result = run_cli(["publish", "logicasker", "--repo-id", "my-org/lgmt-logicasker", "--folder", str(SMALL)],
-                     tmp_path, HF_TOKEN=TOKEN, HF_ENDPOINT="http://127.0.0.1:9", HF_HUB_OFFLINE="0")
+    result = run_cli(
+        ["publish", "logicasker", "--repo-id", "my-org/lgmt-logicasker", "--folder", str(SMALL)],
+        tmp_path,
+        HF_TOKEN=TOKEN,
+        HF_ENDPOINT="http://127.0.0.1:9",
+        HF_HUB_OFFLINE="0",
+    )
     line = one_error_line(result)
     assert "could not create the repository my-org/lgmt-logicasker on http://127.0.0.1:9" in line
 
 
 def test_no_token_fails_in_one_line(tmp_path: Path) -> None:
-    result = run_cli(["publish", "logicasker", "--repo-id", "my-org/x", "--folder", str(SMALL)], tmp_path,
-                     HF_ENDPOINT="http://127.0.0.1:9", HF_HUB_OFFLINE="0")
+    result = run_cli(
+        ["publish", "logicasker", "--repo-id", "my-org/x", "--folder", str(SMALL)],
+        tmp_path,
+        HF_ENDPOINT="http://127.0.0.1:9",
+        HF_HUB_OFFLINE="0",
+    )
     assert "no Hugging Face token" in one_error_line(result)
 
 
@@ -184,11 +203,13 @@ class FakeHub(BaseHTTPRequestHandler):
             self._json(200, {})
         elif "/preupload/" in self.path:
             files = json.loads(body)["files"]
-            self._json(200, {"files": [{"path": f["path"], "uploadMode": "regular", "shouldIgnore": False}
-                                       for f in files]})
+            self._json(
+                200, {"files": [{"path": f["path"], "uploadMode": "regular", "shouldIgnore": False} for f in files]}
+            )
         elif "/commit/" in self.path:
-            self._json(200, {"commitUrl": f"{base}/datasets/my-org/lgmt-logicasker/commit/{'c' * 40}",
-                             "commitOid": "c" * 40})
+            self._json(
+                200, {"commitUrl": f"{base}/datasets/my-org/lgmt-logicasker/commit/{'c' * 40}", "commitOid": "c" * 40}
+            )
         else:
             self._json(404, {"error": "not found"})
 
@@ -207,17 +228,35 @@ def fake_hub() -> Iterator[str]:
 
 
 def test_publish_pushes_exactly_the_checked_files_to_a_branch(fake_hub: str, tmp_path: Path) -> None:
-    result = run_cli(["publish", "logicasker", "--repo-id", "my-org/lgmt-logicasker", "--folder", str(SMALL),
-                      "--private", "--revision", "v1"], tmp_path, HF_TOKEN=TOKEN, HF_ENDPOINT=fake_hub,
-                     HF_HUB_OFFLINE="0")
+    result = run_cli(
+        [
+            "publish",
+            "logicasker",
+            "--repo-id",
+            "my-org/lgmt-logicasker",
+            "--folder",
+            str(SMALL),
+            "--private",
+            "--revision",
+            "v1",
+        ],
+        tmp_path,
+        HF_TOKEN=TOKEN,
+        HF_ENDPOINT=fake_hub,
+        HF_HUB_OFFLINE="0",
+    )
     assert result.returncode == 0, result.stderr
     assert TOKEN not in result.stdout + result.stderr
     assert f"-T dataset=my-org/lgmt-logicasker -T revision={'c' * 40}" in result.stdout
     calls = {(method, path): (auth, body) for method, path, auth, body in FakeHub.requests}
     auth, body = calls[("POST", "/api/repos/create")]
     assert auth == f"Bearer {TOKEN}"
-    assert json.loads(body) == {"name": "lgmt-logicasker", "organization": "my-org", "visibility": "private",
-                                "type": "dataset"}
+    assert json.loads(body) == {
+        "name": "lgmt-logicasker",
+        "organization": "my-org",
+        "visibility": "private",
+        "type": "dataset",
+    }
     assert ("POST", "/api/datasets/my-org/lgmt-logicasker/branch/v1") in calls
     _, commit = calls[("POST", "/api/datasets/my-org/lgmt-logicasker/commit/v1")]
     pushed = {}

@@ -182,7 +182,11 @@ def _task(suite: str, dataset: str) -> Task:
     from lgmt_tasks.qmfol.task import qmfol
 
     tasks: dict[str, Callable[..., Task]] = {
-        "lgmt": lgmt, "logicasker": logicasker, "divlogiceval": divlogiceval, "qmfol": qmfol, "lexical": lexical
+        "lgmt": lgmt,
+        "logicasker": logicasker,
+        "divlogiceval": divlogiceval,
+        "qmfol": qmfol,
+        "lexical": lexical,
     }
     task = tasks[suite](dataset=dataset)
     return task
@@ -197,10 +201,7 @@ def _constant_reply(*_: Any) -> ModelOutput:
 @pytest.mark.parametrize("suite", SUITES)
 def test_task_evaluates_the_committed_folder(suite: str, tmp_path: Path) -> None:
     path = folder(suite)
-    rows = {
-        row["id"]: row
-        for row in datasets.load_dataset(str(path), split="test", cache_dir=str(tmp_path / "hf"))
-    }
+    rows = {row["id"]: row for row in datasets.load_dataset(str(path), split="test", cache_dir=str(tmp_path / "hf"))}
     [log] = eval(
         _task(suite, str(path)),
         model=get_model("mockllm/model", custom_outputs=_constant_reply),

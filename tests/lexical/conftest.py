@@ -28,7 +28,9 @@ def build() -> LexicalBuild:
         seed=0,
     )
     full = build_lexical(config)
-    keep = full.dataset.select([i for i, k in enumerate(zip(full.dataset["mr"], full.dataset["part"])) if k in VARIANTS])
+    keep = full.dataset.select(
+        [i for i, k in enumerate(zip(full.dataset["mr"], full.dataset["part"])) if k in VARIANTS]
+    )
     return LexicalBuild(keep, full.stats, config)
 
 

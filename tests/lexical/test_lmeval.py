@@ -13,9 +13,9 @@ from lm_eval.api.model import LM
 from lm_eval.tasks import TaskManager
 
 import lgmt_tasks.task_configs as task_configs
-from lgmt_tasks.task_configs.lexical import utils as lexical_utils
+from lgmt_tasks.task_configs._requests import LABELS, dataset_params
 from lgmt_tasks.task_configs.lexical import _generate
-from lgmt_tasks.task_configs.lgmt.utils import LABELS
+from lgmt_tasks.task_configs.lexical import utils as lexical_utils
 from tests.lexical.helpers import PLAN, WRONG_SOURCE, other
 
 CONFIGS = Path(task_configs.__file__).parent
@@ -122,11 +122,20 @@ def test_pending_llm_groups_are_refused(repo):
         lexical_utils.load_docs(mr="MR-152", dataset=repo)
 
 
-def test_dataset_params():
-    params = lexical_utils.dataset_params({"mr": "function", "per_mr": 20}, {"per_mr": 3, "pretrained": "x"})
+def test_dataset_params(caplog):
+    params = dataset_params(lexical_utils.PARAMS, {"mr": "function", "per_mr": 20}, {"per_mr": 3, "pretrained": "x"})
     assert params == {"mr": "function", "per_mr": 3}
-    with pytest.raises(ValueError, match="per_mrr"):
-        lexical_utils.dataset_params({"per_mrr": 3}, {})
+    assert not caplog.records  # `pretrained` is a model argument, which lm-eval merges into the metadata
+    with pytest.raises(ValueError, match="'per_mrr' \\(did you mean 'per_mr'\\?\\); valid: mr, part, per_mr"):
+        dataset_params(lexical_utils.PARAMS, {"per_mrr": 3}, {})
+    dataset_params(lexical_utils.PARAMS, {}, {"parts": "premises"})
+    assert "metadata key 'parts' is not a parameter of lexical (did you mean 'part'?); it is ignored" in caplog.text
+
+
+def test_lexical_uses_no_lgmt_config_module():
+    for path in (CONFIGS / "lexical").iterdir():
+        if path.suffix in (".py", ".yaml"):
+            assert "task_configs.lgmt" not in path.read_text(encoding="utf-8"), path.name
 
 
 def test_process_results_check_the_number_of_results():

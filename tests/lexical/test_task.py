@@ -101,8 +101,8 @@ def test_the_readme_documents_every_task_parameter():
     import re
     from pathlib import Path
 
-    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("## LLMorph baseline") :]
-    table = section.split("| `-T` parameter |", 1)[1].split("\n\n", 1)[0]
-    documented = {name for cell in re.findall(r"^\| ([^|]+) \|", table, re.M) for name in re.findall(r"`(\w+)`", cell)}
-    assert documented == set(inspect.signature(lexical).parameters)
+    readme = (Path(__file__).parents[2] / "lgmt_tasks" / "lexical" / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Tasks and parameters") :]
+    table = section.split("| parameter | default | meaning |", 1)[1].split("\n\n", 1)[0]
+    documented = [name for cell in re.findall(r"^\| ([^|]+) \|", table, re.M) for name in re.findall(r"`(\w+)`", cell)]
+    assert documented == list(inspect.signature(lexical).parameters)

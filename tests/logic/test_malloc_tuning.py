@@ -33,7 +33,10 @@ def test_labels_are_the_same_with_and_without_the_tuning() -> None:
     )
     outputs = {
         flag: subprocess.run(
-            [sys.executable, "-c", script], capture_output=True, text=True, check=True,
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            check=True,
             env={"LGMT_MALLOC_TUNING": flag, "PATH": ""},
         ).stdout
         for flag in ("0", "1")

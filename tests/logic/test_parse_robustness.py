@@ -58,7 +58,8 @@ HUGE = [
 ]
 
 
-@pytest.mark.parametrize("text", HUGE, ids=["wide", "brackets", "negations", "quantifiers", "args", "json", "word",
-                                            "emoji"])
+@pytest.mark.parametrize(
+    "text", HUGE, ids=["wide", "brackets", "negations", "quantifiers", "args", "json", "word", "emoji"]
+)
 def test_huge_input_finishes_with_a_formula_or_a_syntax_error(text: str) -> None:
     check(text)

@@ -14,8 +14,8 @@ from lm_eval.tasks import TaskManager
 
 import lgmt_tasks.task_configs as task_configs
 from lgmt_tasks.hub.repo import load_dataset_repo
-from lgmt_tasks.task_configs.logicasker import utils as logicasker_utils
 from lgmt_tasks.task_configs.logicasker import _generate
+from lgmt_tasks.task_configs.logicasker import utils as logicasker_utils
 from tests.logicasker.test_task import reply_for
 
 CONFIGS = Path(task_configs.__file__).parent

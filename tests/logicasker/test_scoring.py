@@ -10,12 +10,12 @@ from inspect_ai.scorer import SampleScore, Score, Target
 from inspect_ai.solver import TaskState
 
 from lgmt_tasks.scorers.answers import parse_yes_no
+from lgmt_tasks.scorers.intervals import wilson_interval
 from lgmt_tasks.scorers.logicasker import BREAKDOWNS, logicasker_metrics, outcomes_of, yes_no_answer
 from lgmt_tasks.scorers.logicasker_metrics import (
     instruction_following_rate,
     response_accuracy,
     summarize,
-    wilson_interval,
     yes_no_outcome,
 )
 

@@ -18,8 +18,8 @@ from lm_eval.tasks import TaskManager
 import lgmt_tasks.task_configs as task_configs
 from lgmt_tasks.hub.repo import load_dataset_repo
 from lgmt_tasks.solvers.qmfol import render_prompt
-from lgmt_tasks.task_configs.qmfol import utils as qmfol_utils
 from lgmt_tasks.task_configs.qmfol import _generate
+from lgmt_tasks.task_configs.qmfol import utils as qmfol_utils
 from tests.qmfol.test_task import EXPECTED, MACRO_F1, PLAN, completion
 
 CONFIGS = Path(task_configs.__file__).parent

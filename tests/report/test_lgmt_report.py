@@ -135,8 +135,9 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     logs: dict[tuple[str, str], EvalLog] = {}
     for run, task in tasks.items():
         limit = LIMIT_B if run[0] == MODEL_B else None
-        [log] = eval(task, model=script.model(run), log_dir=str(root / "logs"), display="none", limit=limit,
-                     max_tokens=64)
+        [log] = eval(
+            task, model=script.model(run), log_dir=str(root / "logs"), display="none", limit=limit, max_tokens=64
+        )
         assert log.status == "success", log.error
         logs[run] = log
     return {"root": root, "dataset": folder, "script": script, "logs": logs, "first_b": first_b}
@@ -160,7 +161,9 @@ def test_tables_4_6_8_match_the_script(runs):
     report = suite_report(paths(runs), None)
     table4 = report.tables["table4_effectiveness"]
     assert list(zip(table4["model"], table4["prompting"])) == [
-        (MODEL_A, "zero_shot"), (MODEL_A, "few_shot"), (MODEL_B, "zero_shot")
+        (MODEL_A, "zero_shot"),
+        (MODEL_A, "few_shot"),
+        (MODEL_B, "zero_shot"),
     ]
     table6, table8 = report.tables["table6_static_vs_lgmt"], report.tables["table8_prompting"]
     for i, run in enumerate(RUNS):
@@ -207,11 +210,20 @@ def test_report_folder_tables_plots_index_and_leaderboard(runs, tmp_path):
     out = tmp_path / "report"
     result = CliRunner().invoke(main, ["report", *paths(runs), "--out", str(out)])
     assert result.exit_code == 0, result.output
-    for stem in ("table4_effectiveness", "table6_static_vs_lgmt", "table7_categories", "table8_prompting",
-                 "table9_relations", "categories", "relations"):
+    for stem in (
+        "table4_effectiveness",
+        "table6_static_vs_lgmt",
+        "table7_categories",
+        "table8_prompting",
+        "table9_relations",
+        "categories",
+        "relations",
+    ):
         assert (out / "lgmt" / f"{stem}.csv").is_file()
         assert (out / "lgmt" / f"{stem}.md").read_text(encoding="utf-8").startswith("## Table") or stem in (
-            "categories", "relations")
+            "categories",
+            "relations",
+        )
     index = (out / "report.md").read_text(encoding="utf-8")
     assert "[leaderboard.csv](leaderboard.csv)" in index and "(lgmt/table9_relations.md)" in index
     pngs = sorted((out / "lgmt").glob("*.png"))
@@ -232,8 +244,10 @@ def test_report_folder_tables_plots_index_and_leaderboard(runs, tmp_path):
             sizes[png.name] = image.size
     bars = {name: size for name, size in sizes.items() if name.startswith("mvr_")}
     assert len({w for w, _ in bars.values()}) == 1  # the shared bar-chart layout (suite_tools.interval_bars)
-    relations, categories = bars["mvr_relations_mockllm_model_zero_shot.png"], bars[
-        "mvr_categories_mockllm_model_zero_shot.png"]
+    relations, categories = (
+        bars["mvr_relations_mockllm_model_zero_shot.png"],
+        bars["mvr_categories_mockllm_model_zero_shot.png"],
+    )
     assert relations[1] > categories[1] >= 2.2 * 110  # 20 bars are taller than 4; at least 2.2 in at 110 dpi
     again = tmp_path / "again"
     suite_report(paths(runs), again)
@@ -246,7 +260,11 @@ def test_report_folder_tables_plots_index_and_leaderboard(runs, tmp_path):
     for run in RUNS:
         row, want = by_run[run], runs["script"].expected(run, keep_for(runs, run))
         assert (row["suite"], row["task"], row["harness"], row["harness_task"]) == (
-            "lgmt", "lgmt", "inspect", "lgmt_tasks/lgmt")
+            "lgmt",
+            "lgmt",
+            "inspect",
+            "lgmt_tasks/lgmt",
+        )
         for metric in ("mvr", "acc_static", "acc_cons", "hdr", "fur", "unparsed_rate"):
             assert float(row[metric]) == pytest.approx(want[metric])
         assert row["response_accuracy"] == row["circular"] == row["macro_f1"] == ""
@@ -261,8 +279,19 @@ def test_eval_report_fields(runs):
     text = eval_report(str(log.location))
     command = text.split("**Command:** `", 1)[1].split("`", 1)[0]
     assert shlex.split(command) == [
-        "inspect", "eval", "lgmt_tasks/lgmt", "--model", MODEL_B, "-T", "prompting=zero_shot",
-        "-T", f"dataset={runs['dataset']}", "--limit", str(LIMIT_B), "--max-tokens", "64",
+        "inspect",
+        "eval",
+        "lgmt_tasks/lgmt",
+        "--model",
+        MODEL_B,
+        "-T",
+        "prompting=zero_shot",
+        "-T",
+        f"dataset={runs['dataset']}",
+        "--limit",
+        str(LIMIT_B),
+        "--max-tokens",
+        "64",
     ]
     assert f"- **Model:** `{MODEL_B}`" in text
     assert f"- **Samples:** {LIMIT_B} of {len(runs['script'].samples)}, dataset" in text
@@ -283,8 +312,12 @@ def test_lm_eval_results_give_leaderboard_rows(runs, tmp_path):
     from tests.task_configs.test_lgmt_lmeval import ScriptedLM, manager
 
     limit = 5
-    results = simple_evaluate(model=ScriptedLM(), tasks=["lgmt_mr_e"], limit=limit,
-                              task_manager=manager(str(runs["dataset"]), prompting="zero_shot"))
+    results = simple_evaluate(
+        model=ScriptedLM(),
+        tasks=["lgmt_mr_e"],
+        limit=limit,
+        task_manager=manager(str(runs["dataset"]), prompting="zero_shot"),
+    )
     tracker = EvaluationTracker(output_path=str(tmp_path / "lm"))
     tracker.save_results_aggregated(results=results, samples=None)  # lm-eval's own JSON writer
     [path] = (tmp_path / "lm").rglob("results_*.json")
@@ -297,7 +330,12 @@ def test_lm_eval_results_give_leaderboard_rows(runs, tmp_path):
 
     [row] = lm_eval_rows(path)
     assert (row["suite"], row["task"], row["prompting"], row["harness"], row["harness_task"]) == (
-        "lgmt", "mr_e", "zero_shot", "lm-eval", "lgmt_mr_e")
+        "lgmt",
+        "mr_e",
+        "zero_shot",
+        "lm-eval",
+        "lgmt_mr_e",
+    )
     assert row["model"] == "ScriptedLM"
     assert row["mvr"] == pytest.approx(violations / len(parsed))
     assert row["acc_static"] == pytest.approx(sum(a[0] == "True" for a in parsed) / len(parsed))

@@ -14,26 +14,25 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lgmt_tasks.scorers.answers import (
-    CHOICE_LETTERS,
-    TRUTH_LABELS,
-    YES_NO_LABELS,
-    ParsedAnswer,
-    parse_choice,
-    parse_label,
-    parse_yes_no,
-)
+from lgmt_tasks.scorers.answers import ParsedAnswer, parse_choice, parse_label, parse_yes_no
 from lgmt_tasks.scorers.divlogiceval import predictions_of, read_choice
-from lgmt_tasks.scorers.divlogiceval_metrics import UNPARSED
+from lgmt_tasks.scorers.divlogiceval_metrics import NO_ANSWER_INDEX
+from lgmt_tasks.vocabulary import OPTION_LETTERS, TRUTH_LABELS, YES_NO_LABELS
 
 OPTIONS = ["The cat sleeps.", "It rains.", "Maria sings.", "A bus is late."]
 OUTCOMES = {"strict", "lenient", "unparsed"}
 
 _json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False)
+    | st.text(max_size=20)
     | st.sampled_from(["True", "False", "Unknown", "Uncertain", "yes", "no", "A", "C", "label", "answer"]),
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.sampled_from(["label", "answer", "reasoning", "Answer", "x"]), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(st.sampled_from(["label", "answer", "reasoning", "Answer", "x"]), children, max_size=4)
+    ),
     max_leaves=12,
 )
 _json_text = _json_values.map(lambda v: json.dumps(v, ensure_ascii=False))
@@ -65,7 +64,7 @@ def assert_defined(parsed: ParsedAnswer, labels: tuple[str, ...] | str) -> None:
 def test_label_parsers_on_arbitrary_output(text: str) -> None:
     assert_defined(parse_label(text), TRUTH_LABELS)
     assert_defined(parse_yes_no(text), YES_NO_LABELS)
-    assert_defined(parse_choice(text), CHOICE_LETTERS)
+    assert_defined(parse_choice(text), OPTION_LETTERS)
     assert_defined(parse_yes_no(text, ("Yes", "No")), ("Yes", "No"))
 
 
@@ -84,14 +83,14 @@ def test_divlogiceval_reader_on_arbitrary_output(text: str, options: list[str]) 
 def test_divlogiceval_predictions_on_arbitrary_output(responses: list[str]) -> None:
     predictions, choices = predictions_of(responses, OPTIONS)
     assert len(predictions) == len(choices) == 4
-    assert all(p == UNPARSED or 0 <= p < 4 for p in predictions)
+    assert all(p == NO_ANSWER_INDEX or 0 <= p < 4 for p in predictions)
 
 
 @pytest.mark.parametrize("text", HUGE, ids=["letters", "repeated-cue", "huge-json", "option-lines", "emoji"])
 def test_huge_output_gives_a_defined_outcome(text: str) -> None:
     assert_defined(parse_label(text), TRUTH_LABELS)
     assert_defined(parse_yes_no(text), YES_NO_LABELS)
-    assert_defined(parse_choice(text), CHOICE_LETTERS)
+    assert_defined(parse_choice(text), OPTION_LETTERS)
     assert read_choice(text, OPTIONS).how in OUTCOMES | {"option_text"}
 
 

@@ -20,17 +20,13 @@ from inspect_ai.model import ChatMessage, ModelName, ModelOutput, ModelUsage, ge
 from inspect_ai.scorer import SampleScore, Score, Target
 from inspect_ai.solver import TaskState
 
-from lgmt_tasks.scorers.lgmt import (
-    RATE_METRICS,
-    STDERR_METRICS,
-    breakdown,
-    lgmt_metrics,
-    metamorphic_consistency,
-    outcomes_of,
-)
+from lgmt_tasks.scorers.lgmt import lgmt_metrics, metamorphic_consistency
 from lgmt_tasks.scorers.pairwise import OUTCOME_KEYS, RATE_NAMES, group_outcome
-from lgmt_tasks.solvers.group import RESPONSES_KEY, group_generate
+from lgmt_tasks.scorers.pairwise_metrics import RATE_METRICS, STDERR_METRICS, outcomes_of
+from lgmt_tasks.scorers.pairwise_metrics import rate_breakdown as breakdown
+from lgmt_tasks.solvers.group import group_generate
 from lgmt_tasks.solvers.prompts import render_user_prompt, system_prompt
+from lgmt_tasks.vocabulary import RESPONSES_KEY
 
 SCORER = "metamorphic_consistency"
 
@@ -89,7 +85,7 @@ async def test_explanations(responses: list[str], gold: str, answer: str, phrase
 async def test_scorer_requires_solver_responses() -> None:
     state = make_state([])
     state.store.delete(RESPONSES_KEY)
-    with pytest.raises(ValueError, match="Sample g1: no group responses"):
+    with pytest.raises(ValueError, match="Sample g1: expected at least two group responses"):
         await metamorphic_consistency()(state, state.target)
 
 

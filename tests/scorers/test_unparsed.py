@@ -9,7 +9,7 @@ import pytest
 from inspect_ai._util.registry import registry_info, registry_lookup
 from inspect_ai.scorer import SampleScore, Score
 
-from lgmt_tasks.scorers import divlogiceval, lexical, lgmt, qmfol
+from lgmt_tasks.scorers import divlogiceval, lexical, lgmt, pairwise_metrics, qmfol
 from lgmt_tasks.scorers.divlogiceval_metrics import summarize as divlogiceval_summary
 from lgmt_tasks.scorers.pairwise import group_outcome
 from lgmt_tasks.scorers.pairwise import unparsed_rate as pairwise_unparsed_rate
@@ -25,12 +25,13 @@ def as_scores(values: list[dict[str, float]]) -> list[SampleScore]:
 
 
 def test_every_suite_lists_the_one_shared_definition() -> None:
-    assert lgmt.RATE_METRICS["unparsed_rate"] is unparsed_rate
-    assert lgmt.STDERR_METRICS["unparsed_rate"] is unparsed_rate_stderr
+    # LGMT and lexical list the pairwise metrics, which list the shared one
+    assert pairwise_metrics.RATE_METRICS["unparsed_rate"] is unparsed_rate
+    assert pairwise_metrics.STDERR_METRICS["unparsed_rate"] is unparsed_rate_stderr
+    assert lgmt.pairwise_rate_metrics is lexical.pairwise_rate_metrics is pairwise_metrics.pairwise_rate_metrics
     assert divlogiceval.METRICS["unparsed_rate"] is unparsed_rate
     assert divlogiceval.STDERR_METRICS["unparsed_rate"] is unparsed_rate_stderr
     assert qmfol.unparsed_rate is unparsed_rate
-    assert lexical.RATE_METRICS is lgmt.RATE_METRICS
     # the name in logs and reports is unchanged
     assert registry_info(unparsed_rate).name == "lgmt_tasks/unparsed_rate"
     assert registry_info(unparsed_rate_stderr).name == "lgmt_tasks/unparsed_rate_stderr"

@@ -11,8 +11,9 @@ from inspect_ai import Task, eval
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
 
-from lgmt_tasks.solvers.group import RESPONSES_KEY, group_generate
+from lgmt_tasks.solvers.group import group_generate
 from lgmt_tasks.solvers.prompts import system_prompt
+from lgmt_tasks.vocabulary import RESPONSES_KEY
 
 
 def test_prompting_is_checked_at_construction() -> None:

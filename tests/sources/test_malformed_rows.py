@@ -72,8 +72,9 @@ def breakages(row: dict[str, Any]) -> dict[str, tuple[dict[str, Any], str]]:
     broken("conclusion_fol_list", {"conclusion_fol": [row["conclusion_fol"]]}, SKIP_WRONG_TYPE)
     broken("conclusion_missing", {"conclusion": None}, SKIP_MISSING_FIELD)
     broken("conclusion_dict", {"conclusion": {"text": row["conclusion"]}}, SKIP_WRONG_TYPE)
-    broken("fol_unparsable", {"premises_fol": [row["premises_fol"][0] + " ∧ (", *row["premises_fol"][1:]]},
-           SKIP_UNPARSABLE)
+    broken(
+        "fol_unparsable", {"premises_fol": [row["premises_fol"][0] + " ∧ (", *row["premises_fol"][1:]]}, SKIP_UNPARSABLE
+    )
     return out
 
 
@@ -117,8 +118,9 @@ def test_lgmt_build_over_malformed_rows_names_them_and_ships_only_good_ones(tmp_
     rows = real_rows("folio")[:12]
     cases, _ = load_source("folio", _write(rows, tmp_path / "clean.jsonl"))
     bad = breakages(next(r for r in rows if r["id"] == cases[0].source_id))
-    path = _write([*rows, *(r for r, _ in bad.values())], tmp_path / "folio_v2_validation.jsonl",
-                  extra_lines=("{oops",))
+    path = _write(
+        [*rows, *(r for r, _ in bad.values())], tmp_path / "folio_v2_validation.jsonl", extra_lines=("{oops",)
+    )
     build = build_lgmt(LgmtConfig(source="folio", source_path=str(path), per_mr=2, mrs=("MR-E1.1", "MR-P4")))
     names = build.stats.to_dict()["dropped_ids"]["source"]
     named = {i for ids in names.values() for i in ids}

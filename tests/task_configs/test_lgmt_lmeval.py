@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import re
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,13 +18,15 @@ from lm_eval.tasks import TaskManager
 import lgmt_tasks.task_configs as task_configs
 from lgmt_tasks.scorers.pairwise import RATE_NAMES
 from lgmt_tasks.solvers.prompts import render_user_prompt, system_prompt
-from lgmt_tasks.task_configs.lgmt import utils as lgmt_utils
+from lgmt_tasks.suites import suite
+from lgmt_tasks.task_configs import _requests
+from lgmt_tasks.task_configs._requests import ANSWER_CUE, LABELS, dataset_params
 from lgmt_tasks.task_configs.lgmt import _generate
-from lgmt_tasks.task_configs.lgmt.utils import ANSWER_CUE, LABELS
+from lgmt_tasks.task_configs.lgmt import utils as lgmt_utils
 
 CONFIGS = Path(task_configs.__file__).parent
-SUITES = ("mr_e", "mr_s", "mr_p", "mr_c")
-TASKS = {f"lgmt_{suite}" for suite in SUITES} | {f"lgmt_{suite}_loglik" for suite in SUITES}
+RELATION_SETS = ("mr_e", "mr_s", "mr_p", "mr_c")
+TASKS = {f"lgmt_{rs}" for rs in RELATION_SETS} | {f"lgmt_{rs}_loglik" for rs in RELATION_SETS}
 GROUPS = {"lgmt", "lgmt_loglik"}
 
 
@@ -113,6 +117,7 @@ def metrics_of(results: dict[str, Any], name: str) -> dict[str, float]:
 
 
 def test_task_manager_indexes_exactly_our_tasks():
+    assert TASKS | GROUPS == set(suite("lgmt").lm_eval_tasks)  # the registry's names, unchanged
     tm = TaskManager(include_path=str(CONFIGS / "lgmt"), include_defaults=False)
     assert set(tm.all_subtasks) == TASKS
     assert set(tm.all_groups) == GROUPS
@@ -138,6 +143,13 @@ def test_generated_yamls_are_current():
         assert (CONFIGS / "lgmt" / name).read_text(encoding="utf-8") == text, f"re-run _generate.py ({name})"
 
 
+def test_task_yamls_name_the_relation_set_under_its_new_key():
+    for relation_set in RELATION_SETS:
+        for suffix in ("", "_loglik"):
+            text = (CONFIGS / "lgmt" / f"lgmt_{relation_set}{suffix}.yaml").read_text(encoding="utf-8")
+            assert f"\n  relation_set: {relation_set}\n" in text and "suite:" not in text
+
+
 # --- pure helpers ------------------------------------------------------------------------------------------------
 
 
@@ -147,7 +159,7 @@ def test_member_prompts_match_the_inspect_task(built_dataset):
 
     rows = load_dataset_repo(built_dataset)
     for row in rows.select(range(5)):
-        assert lgmt_utils.member_prompts(row) == record_to_sample(dict(row)).metadata["members"]
+        assert _requests.member_prompts(row) == record_to_sample(dict(row)).metadata["members"]
 
 
 def test_member_prompts_include_extra_followups():
@@ -158,7 +170,7 @@ def test_member_prompts_include_extra_followups():
         "followup_conclusion": "B!",
         "extra_followups": [{"premises": ["C."], "conclusion": "D."}],
     }
-    assert lgmt_utils.member_prompts(doc) == [
+    assert _requests.member_prompts(doc) == [
         render_user_prompt(["A."], "B."),
         render_user_prompt(["A!"], "B!"),
         render_user_prompt(["C."], "D."),
@@ -172,16 +184,70 @@ def test_interleave_by_relation_is_round_robin():
     assert lgmt_utils.interleave_by_relation(rows)["n"] == [0, 3, 4, 1, 5, 2]
 
 
-def test_dataset_params_metadata_overrides_but_cannot_change_the_suite():
-    params = lgmt_utils.dataset_params(
-        {"suite": "mr_e", "per_mr": 20, "seed": 0},
-        {"per_mr": 3, "suite": "mr_s", "pretrained": "x", "revision": "main", "version": "1-A"},
+def test_dataset_params_metadata_overrides_but_cannot_change_the_relation_set(caplog):
+    params = dataset_params(
+        lgmt_utils.PARAMS,
+        {"relation_set": "mr_e", "per_mr": 20, "seed": 0},
+        {"per_mr": 3, "relation_set": "mr_s", "pretrained": "x", "revision": "main", "version": "1-A"},
     )
-    assert params == {"suite": "mr_e", "per_mr": 3, "seed": 0}
-    with pytest.raises(ValueError, match="suite"):
-        lgmt_utils.dataset_params({"per_mr": 3}, {})
-    with pytest.raises(ValueError, match="per_mrr"):
-        lgmt_utils.dataset_params({"suite": "mr_e", "per_mrr": 3}, {})
+    assert params == {"relation_set": "mr_e", "per_mr": 3, "seed": 0}
+    assert "metadata relation_set='mr_s' is ignored: the task fixes relation_set='mr_e'" in caplog.text
+    with pytest.raises(ValueError, match="no 'relation_set'"):
+        dataset_params(lgmt_utils.PARAMS, {"per_mr": 3}, {})
+    # a YAML that leaves the relation set out takes it from the metadata
+    assert dataset_params(lgmt_utils.PARAMS, {"per_mr": 3}, {"relation_set": "mr_c"}) == {
+        "relation_set": "mr_c",
+        "per_mr": 3,
+    }
+    with pytest.raises(
+        ValueError, match=re.escape("unknown key(s) 'per_mrr' (did you mean 'per_mr'?); valid: relation_set")
+    ):
+        dataset_params(lgmt_utils.PARAMS, {"relation_set": "mr_e", "per_mrr": 3}, {})
+
+
+def test_suite_is_the_deprecated_name_of_relation_set(caplog):
+    with pytest.warns(DeprecationWarning, match="'suite' is deprecated, use 'relation_set'"):
+        params = dataset_params(lgmt_utils.PARAMS, {"suite": "mr_s", "per_mr": 2}, {})
+    assert params == {"relation_set": "mr_s", "per_mr": 2}
+    assert "LGMT dataset_kwargs: 'suite' is deprecated, use 'relation_set'" in caplog.text  # also logged
+    with pytest.warns(DeprecationWarning, match="relation_set"):  # in the metadata, for a YAML without one
+        assert dataset_params(lgmt_utils.PARAMS, {}, {"suite": "mr_p"}) == {"relation_set": "mr_p"}
+    both = {"suite": "mr_s", "relation_set": "mr_s"}
+    with pytest.raises(ValueError, match="LGMT dataset_kwargs: both 'suite' and 'relation_set' are given"):
+        dataset_params(lgmt_utils.PARAMS, both, {})
+    with pytest.raises(ValueError, match="LGMT metadata: both 'suite' and 'relation_set' are given"):
+        dataset_params(lgmt_utils.PARAMS, {"relation_set": "mr_e"}, both)
+
+
+def test_load_docs_reads_suite_with_a_warning(built_dataset):
+    with pytest.warns(DeprecationWarning, match="relation_set"):
+        old = lgmt_utils.load_docs(suite="mr_s", dataset=built_dataset)["test"]
+    new = lgmt_utils.load_docs(relation_set="mr_s", dataset=built_dataset)["test"]
+    assert old["id"] == new["id"] and {doc["category"] for doc in new} == {"MR-S"}
+    with pytest.raises(ValueError, match="both 'suite' and 'relation_set'"):
+        lgmt_utils.load_docs(suite="mr_s", relation_set="mr_s", dataset=built_dataset)
+    with pytest.raises(ValueError, match="relation_set='mr_x': expected one of mr_e"):
+        lgmt_utils.load_docs(relation_set="mr_x", dataset=built_dataset)
+
+
+def old_style_yaml(folder: Path, dataset_kwargs: str) -> TaskManager:
+    """A user's YAML written against the previous release (`dataset_kwargs.suite`)."""
+    shutil.copy(CONFIGS / "lgmt" / "_lgmt_generate.yaml", folder / "_lgmt_generate.yaml")
+    (folder / "lgmt_old_style.yaml").write_text(
+        f"include: _lgmt_generate.yaml\ntask: lgmt_old_style\ndataset_kwargs:\n{dataset_kwargs}", encoding="utf-8"
+    )
+    return TaskManager(include_path=str(folder), include_defaults=False)
+
+
+def test_an_old_style_yaml_with_suite_still_loads(built_dataset, tmp_path):
+    tm = old_style_yaml(tmp_path, f"  suite: mr_s\n  per_mr: 20\n  dataset: {built_dataset}\n")
+    with pytest.warns(DeprecationWarning, match="'suite' is deprecated, use 'relation_set'"):
+        task = tm.load(["lgmt_old_style"])["tasks"]["lgmt_old_style"]
+    assert task.config.dataset_kwargs == {"relation_set": "mr_s", "per_mr": 20, "dataset": built_dataset}
+    assert {doc["category"] for doc in task.eval_docs} == {"MR-S"}
+    both = old_style_yaml(tmp_path, f"  suite: mr_s\n  relation_set: mr_e\n  dataset: {built_dataset}\n")
+    with pytest.raises(ValueError, match="both 'suite' and 'relation_set'"):
+        both.load(["lgmt_old_style"])
 
 
 @pytest.mark.parametrize(
@@ -197,10 +263,10 @@ def test_dataset_params_metadata_overrides_but_cannot_change_the_suite():
 )
 def test_check_prompting(prompting, output_type, ok):
     if ok:
-        assert lgmt_utils.check_prompting(prompting, output_type) == prompting
+        assert _requests.check_prompting(prompting, output_type) == prompting
     else:
         with pytest.raises(ValueError, match="expected one of"):
-            lgmt_utils.check_prompting(prompting, output_type)
+            _requests.check_prompting(prompting, output_type)
 
 
 def test_argmax_label_breaks_ties_in_label_order():
@@ -211,9 +277,9 @@ def test_argmax_label_breaks_ties_in_label_order():
 
 def test_process_results_reject_a_wrong_number_of_results():
     doc = {"id": "g1", "label": "True", "extra_followups": []}
-    with pytest.raises(ValueError, match="3 results for 2 members"):
+    with pytest.raises(ValueError, match="'g1': 3 results for 2 members"):
         lgmt_utils.process_generation_results(doc, ["a", "b", "c"])
-    with pytest.raises(ValueError, match="2 results for 2 members"):
+    with pytest.raises(ValueError, match="2 results for 2 members \\(3 per member\\)"):
         lgmt_utils.process_loglik_results(doc, [(0.0, False)] * 2)
 
 
@@ -235,6 +301,19 @@ def test_tasks_load_with_parameters_from_metadata(built_dataset):
     assert {doc["category"] for doc in gen.eval_docs} == {"MR-E"}
     assert {doc["category"] for doc in loglik.eval_docs} == {"MR-S"}
     assert gen.doc_to_text(gen.eval_docs[0]).startswith(system_prompt("zero_shot") + "\n\nPremises:\n")
+    assert (
+        gen.config.dataset_kwargs["relation_set"] == "mr_e" and loglik.config.dataset_kwargs["relation_set"] == "mr_s"
+    )
+
+
+def test_every_task_evaluates_the_rows_of_its_relation_set(built_dataset):
+    from lgmt_tasks.lgmt.dataset import MR_SETS, load_lgmt_rows
+
+    loaded = manager(built_dataset).load(sorted(TASKS))["tasks"]
+    for relation_set in RELATION_SETS:
+        expected = lgmt_utils.interleave_by_relation(load_lgmt_rows(MR_SETS[relation_set], dataset=built_dataset))
+        for name in (f"lgmt_{relation_set}", f"lgmt_{relation_set}_loglik"):
+            assert loaded[name].eval_docs["id"] == expected["id"]
 
 
 def test_default_prompting_per_variant(built_dataset):
@@ -297,7 +376,7 @@ def test_groups_report_one_number_per_metric(built_dataset):
     lm = ScriptedLM()
     results = simple_evaluate(model=lm, tasks=["lgmt", "lgmt_loglik"], task_manager=manager(built_dataset), limit=2)
     for group, suffix in (("lgmt", ""), ("lgmt_loglik", "_loglik")):
-        members = [f"lgmt_{suite}{suffix}" for suite in SUITES]
+        members = [f"lgmt_{rs}{suffix}" for rs in RELATION_SETS]
         sizes = {name: results["n-samples"][name]["effective"] for name in members}
         for metric in RATE_NAMES:
             expected = sum(results["results"][n][f"{metric},none"] * sizes[n] for n in members) / sum(sizes.values())

@@ -36,12 +36,19 @@ def _scripted_api() -> type[ModelAPI]:
     class FlakyScripted(ModelAPI):
         """Answers by a hash of the prompt; raises on a prompt in `FAIL_ONCE` the first time."""
 
-        def __init__(self, model_name: str, base_url: str | None = None, api_key: str | None = None,
-                     config: GenerateConfig = GenerateConfig(), **model_args: Any) -> None:  # noqa: B008
+        def __init__(
+            self,
+            model_name: str,
+            base_url: str | None = None,
+            api_key: str | None = None,
+            config: GenerateConfig = GenerateConfig(),  # noqa: B008
+            **model_args: Any,
+        ) -> None:
             super().__init__(model_name, base_url, api_key, [], config)
 
-        async def generate(self, input: list[ChatMessage], tools: list[ToolInfo], tool_choice: ToolChoice,
-                           config: GenerateConfig) -> ModelOutput:
+        async def generate(
+            self, input: list[ChatMessage], tools: list[ToolInfo], tool_choice: ToolChoice, config: GenerateConfig
+        ) -> ModelOutput:
             prompt = next(m.text for m in input if m.role == "user")
             CALLS.append(prompt)
             if prompt in FAIL_ONCE:
@@ -67,8 +74,14 @@ def _metrics(log) -> dict[str, float]:
 
 
 def test_eval_retry_scores_every_group_once_and_matches_a_clean_run(tmp_path):
-    (clean,) = eval(TASK, task_args=TASK_ARGS, model="lgmt_faults/model", log_dir=str(tmp_path / "clean"),
-                    display="none", max_retries=0)
+    (clean,) = eval(
+        TASK,
+        task_args=TASK_ARGS,
+        model="lgmt_faults/model",
+        log_dir=str(tmp_path / "clean"),
+        display="none",
+        max_retries=0,
+    )
     assert clean.status == "success"
     ids = sorted(str(s.id) for s in clean.samples)
     assert len(ids) >= 6
@@ -80,8 +93,14 @@ def test_eval_retry_scores_every_group_once_and_matches_a_clean_run(tmp_path):
     prompt_group = {m: str(s.id) for s in clean.samples for m in s.metadata["members"]}
 
     # The first run stops at the first failure (Inspect's default `fail_on_error`), as an interrupted run does.
-    (log,) = eval(TASK, task_args=TASK_ARGS, model="lgmt_faults/model", log_dir=str(tmp_path / "run"),
-                  display="none", max_retries=0)
+    (log,) = eval(
+        TASK,
+        task_args=TASK_ARGS,
+        model="lgmt_faults/model",
+        log_dir=str(tmp_path / "run"),
+        display="none",
+        max_retries=0,
+    )
     assert log.status == "error"
     retries = 0
     while log.status != "success":

@@ -60,8 +60,7 @@ def test_premise_and_symbol_relations_claim_only_the_label_and_a_bad_rewrite_is_
         ({"conclusion_fol": 3}, "'conclusion_fol' is int, expected a string"),
     ],
 )
-def test_a_row_of_the_wrong_shape_gives_malformed_claims_not_an_exception(changes: dict[str, Any],
-                                                                          reason: str) -> None:
+def test_a_row_of_the_wrong_shape_gives_malformed_claims_not_an_exception(changes: dict[str, Any], reason: str) -> None:
     claims = lgmt_claims(lgmt_row(**changes), "g1")
     assert any(reason in c.malformed for c in claims)
 
@@ -84,12 +83,20 @@ def test_contradictory_premises_are_a_decided_answer_that_disagrees_with_a_label
 
 
 def test_divlogiceval_claims_follow_the_question_type() -> None:
-    row = {"question_type": "3c1e", "content_logic": ["A → B", "B → C", "A"], "answer": 2,
-           "options_logic": ["¬C", "D", "C", "¬A"], "conclusion_logic": ""}
+    row = {
+        "question_type": "3c1e",
+        "content_logic": ["A → B", "B → C", "A"],
+        "answer": 2,
+        "options_logic": ["¬C", "D", "C", "¬A"],
+        "conclusion_logic": "",
+    }
     claims = divlogiceval_claims(row, "d1")
     key = [c for c in claims if c.group == "answer key"]
     assert [(c.formulas[-1], c.expected) for c in key] == [
-        ("C", "entailed"), ("¬C", "not entailed"), ("D", "not entailed"), ("¬A", "not entailed")
+        ("C", "entailed"),
+        ("¬C", "not entailed"),
+        ("D", "not entailed"),
+        ("¬A", "not entailed"),
     ]
     construction = [c for c in claims if c.group == "construction"]
     assert [c.formulas for c in construction] == [("A → B", "C"), ("B → C", "C"), ("A", "C")]

@@ -20,8 +20,18 @@ from tests.verify.conftest import DATA, SUITES
 SAMPLE = 30
 """Rows per suite re-proven by E: E is one process per query, so the E checks use a sample."""
 
-SUMMARY_KEYS = {"suite", "prover", "checked", "agree", "disagree", "undecided_by_prover", "unparsable",
-                "disagreements", "sample", "seed"}
+SUMMARY_KEYS = {
+    "suite",
+    "prover",
+    "checked",
+    "agree",
+    "disagree",
+    "undecided_by_prover",
+    "unparsable",
+    "disagreements",
+    "sample",
+    "seed",
+}
 
 
 def run(*args: str) -> Result:
@@ -131,8 +141,12 @@ def test_a_flipped_answer_is_a_disagreement_named_by_its_id(built: dict[str, Pat
     assert result.exit_code == 1
     assert out["disagree"] == 1
     assert out["disagreements"] == [
-        {"id": row["id"], "claim": "answer no: premises do not entail the conclusion", "expected": "not entailed",
-         "got": "entailed"}
+        {
+            "id": row["id"],
+            "claim": "answer no: premises do not entail the conclusion",
+            "expected": "not entailed",
+            "got": "entailed",
+        }
     ]
 
 
@@ -214,8 +228,9 @@ def test_z3_and_e_give_source_problems_the_same_label(source: str, path: Path) -
     out = json.loads(result.stdout)
     assert result.exit_code == 0, out["disagreements"]
     assert (out["source"], out["prover"], out["reference"]) == (source, "eprover", "z3")
-    assert out["checked"] == (out["agree"] + out["disagree"] + out["undecided_by_prover"] + out["undecided_by_z3"]
-                              + out["unparsable"])
+    assert out["checked"] == (
+        out["agree"] + out["disagree"] + out["undecided_by_prover"] + out["undecided_by_z3"] + out["unparsable"]
+    )
     assert out["checked"] + sum(out["skipped"].values()) == 25
     assert out["disagree"] == 0 and out["agree"] > 0
     assert out["unparsable"] == len(out["unparsable_ids"])
