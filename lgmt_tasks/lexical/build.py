@@ -45,7 +45,6 @@ from lgmt_tasks.sources.pipeline import (
     ordered_candidates,
     prove_sources,
 )
-from lgmt_tasks.vocabulary import SOURCES
 
 BUILD_REVISION = f"1+lgmt{SOURCE_STAGE_REVISION}"
 """Bumped whenever the builder's output changes for the same config (part of the build-cache key); it
@@ -112,8 +111,7 @@ class LexicalConfig:
     def __post_init__(self) -> None:
         object.__setattr__(self, "mrs", tuple(self.mrs))
         object.__setattr__(self, "parts", tuple(self.parts))
-        if self.source not in SOURCES:
-            raise ValueError(f"source={self.source!r}: expected one of {', '.join(SOURCES)}")
+        self.source_config()  # validates the source and its path
         unknown = [m for m in self.mrs if m not in LEXICAL_RELATIONS]
         if unknown or not self.mrs:
             raise ValueError(f"mrs={list(self.mrs)}: expected one or more of {', '.join(LEXICAL_RELATIONS)}")
@@ -122,8 +120,6 @@ class LexicalConfig:
             raise ValueError(f"parts={list(self.parts)}: expected one or more of {', '.join(PARTS)}")
         if self.per_mr < 1:
             raise ValueError(f"per_mr={self.per_mr}: must be at least 1")
-        if self.source != "generated" and not self.source_path:
-            raise ValueError(f"source={self.source!r} needs source_path (a file or folder of its records)")
 
     def key(self) -> dict[str, Any]:
         """The config as plain data (for cache keys and the dataset card)."""

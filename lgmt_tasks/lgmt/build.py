@@ -45,7 +45,6 @@ from lgmt_tasks.sources.pipeline import (
     ordered_candidates,
     prove_sources,
 )
-from lgmt_tasks.vocabulary import SOURCES
 
 BUILD_REVISION = SOURCE_STAGE_REVISION
 """Bumped whenever the builder's output changes for the same config (part of the build-cache key)."""
@@ -122,8 +121,7 @@ class LgmtConfig:
     timeout_ms: int = DEFAULT_TIMEOUT_MS
 
     def __post_init__(self) -> None:
-        if self.source not in SOURCES:
-            raise ValueError(f"source={self.source!r}: expected one of {', '.join(SOURCES)}")
+        self.source_config()  # validates the source and its path
         unknown = [m for m in self.mrs if m not in RELATIONS]
         if unknown:
             raise ValueError(f"mrs: unknown relation(s) {unknown}; expected ids among {', '.join(RELATIONS)}")
@@ -139,8 +137,6 @@ class LgmtConfig:
             raise ValueError(f"names={self.names!r}: expected 'abstract' or 'natural'")
         if self.direction not in ("forward", "introduction", "any"):
             raise ValueError(f"direction={self.direction!r}: expected 'forward', 'introduction' or 'any'")
-        if self.source != "generated" and not self.source_path:
-            raise ValueError(f"source={self.source!r} needs source_path (a file or folder of its records)")
 
     def key(self) -> dict[str, Any]:
         """The config as plain data (for cache keys and the dataset card)."""

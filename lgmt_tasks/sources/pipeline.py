@@ -17,6 +17,7 @@ from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.ids import derived_seed
 from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS, Contradictory, Label, Undecided, entailment
 from lgmt_tasks.sources.case import Case
+from lgmt_tasks.vocabulary import SOURCES
 
 SOURCE_STAGE_REVISION = 2
 """Bump when this stage's output changes: both suites' build revisions include it, so their caches are renewed."""
@@ -39,6 +40,12 @@ class SourceConfig:
     seed: int = 0
     generated_cases: int = 300
     timeout_ms: int = DEFAULT_TIMEOUT_MS
+
+    def __post_init__(self) -> None:
+        if self.source not in SOURCES:
+            raise ValueError(f"source={self.source!r}: expected one of {', '.join(SOURCES)}")
+        if self.source != "generated" and not self.source_path:
+            raise ValueError(f"source={self.source!r} needs source_path (a file or folder of its records)")
 
 
 def load_source_cases(config: SourceConfig, stats: BuildStats, workers: Workers = SERIAL) -> list[Case]:
