@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shlex
 from collections import Counter
 from pathlib import Path
@@ -10,7 +9,7 @@ from pathlib import Path
 from lgmt_tasks import __version__
 from lgmt_tasks.divlogiceval.build import QUESTION_TYPES, DivLogicEvalBuild, DivLogicEvalConfig
 from lgmt_tasks.hub.card_text import repo_folder, usage_section
-from lgmt_tasks.hub.repo import CardSpec, write_dataset_repo
+from lgmt_tasks.hub.repo import CardSpec, write_build_repo
 from lgmt_tasks.suites import suite
 
 CITATION = suite("divlogiceval").bibtex
@@ -124,7 +123,4 @@ def write_divlogiceval_repo(build: DivLogicEvalBuild, out_dir: str | Path) -> Pa
         task_categories=("multiple-choice",),
         tags=("logic", "reasoning", "multiple-choice", "divlogiceval", "lgmt-tasks"),
     )
-    stats = json.dumps({"config": build.config.key(), **build.stats.to_dict()}, indent=2, sort_keys=True, default=str)
-    return write_dataset_repo(
-        out_dir, {"default": {"test": build.dataset}}, card, extra_files={"build_stats.json": stats + "\n"}
-    )
+    return write_build_repo(out_dir, build.dataset, card, build.config.key(), build.stats.to_dict())

@@ -231,3 +231,27 @@ def load_dataset_repo(
             datasets.enable_progress_bars()
     assert isinstance(ds, datasets.Dataset)
     return ds
+
+
+def write_build_repo(
+    out_dir: str | Path, dataset: datasets.Dataset, card: CardSpec, config: Mapping[str, Any], stats: Mapping[str, Any]
+) -> Path:
+    """Write one suite build as a repository, the same way for every suite.
+
+    The rows become the `default` config's `test` split, beside the card and `build_stats.json` (the build config
+    and what was generated, dropped and why).
+
+    Args:
+        out_dir: Target folder (see `write_dataset_repo`).
+        dataset: The built rows.
+        card: Card metadata and body.
+        config: The build config as plain data (`Config.key()`).
+        stats: The build statistics as plain data (`BuildStats.to_dict()`).
+
+    Returns:
+        The folder path.
+    """
+    text = json.dumps({"config": dict(config), **stats}, indent=2, sort_keys=True, default=str)
+    return write_dataset_repo(
+        out_dir, {"default": {"test": dataset}}, card, extra_files={"build_stats.json": text + "\n"}
+    )

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import shlex
 from pathlib import Path
 
 from lgmt_tasks import __version__
 from lgmt_tasks.builders.command import changed_options, source_options
 from lgmt_tasks.hub.card_text import repo_folder, usage_section
-from lgmt_tasks.hub.repo import CardSpec, write_dataset_repo
+from lgmt_tasks.hub.repo import CardSpec, write_build_repo
 from lgmt_tasks.lexical.build import LexicalBuild, LexicalConfig
 from lgmt_tasks.lexical.catalogue import LEXICAL_RELATIONS, PARTS
 from lgmt_tasks.sources.licences import SOURCE_LICENCES, licence_name
@@ -146,7 +145,4 @@ def write_lexical_repo(build: LexicalBuild, out_dir: str | Path) -> Path:
         tags=("logic", "reasoning", "metamorphic-testing", "lgmt-tasks", "llmorph"),
         extra={"source_datasets": [build.config.source], **licence_name(build.config.source)},
     )
-    stats = json.dumps({"config": build.config.key(), **build.stats.to_dict()}, indent=2, sort_keys=True, default=str)
-    return write_dataset_repo(
-        out_dir, {"default": {"test": build.dataset}}, card, extra_files={"build_stats.json": stats + "\n"}
-    )
+    return write_build_repo(out_dir, build.dataset, card, build.config.key(), build.stats.to_dict())

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shlex
 from collections.abc import Mapping
 from pathlib import Path
@@ -12,7 +11,7 @@ from lgmt_tasks import __version__
 from lgmt_tasks.builders.command import changed_options, source_options
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.hub.card_text import repo_folder, usage_section
-from lgmt_tasks.hub.repo import CardSpec, write_dataset_repo
+from lgmt_tasks.hub.repo import CardSpec, write_build_repo
 from lgmt_tasks.lgmt.build import LgmtBuild, LgmtConfig
 from lgmt_tasks.sources.licences import SOURCE_LICENCES, licence_name
 from lgmt_tasks.suites import suite
@@ -161,7 +160,4 @@ def write_lgmt_repo(build: LgmtBuild, out_dir: str | Path) -> Path:
         body=card_body(build, out),
         extra={"source_datasets": [build.config.source], **licence_name(build.config.source)},
     )
-    stats = json.dumps({"config": build.config.key(), **build.stats.to_dict()}, indent=2, sort_keys=True, default=str)
-    return write_dataset_repo(
-        out_dir, {"default": {"test": build.dataset}}, card, extra_files={"build_stats.json": stats + "\n"}
-    )
+    return write_build_repo(out_dir, build.dataset, card, build.config.key(), build.stats.to_dict())

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import shlex
 from pathlib import Path
 
 from lgmt_tasks import __version__
 from lgmt_tasks.builders.command import changed_options
 from lgmt_tasks.hub.card_text import repo_folder, usage_section
-from lgmt_tasks.hub.repo import CardSpec, write_dataset_repo
+from lgmt_tasks.hub.repo import CardSpec, write_build_repo
 from lgmt_tasks.logicasker.build import LogicAskerBuild, LogicAskerConfig, summary
 from lgmt_tasks.logicasker.catalogue import counts_markdown
 from lgmt_tasks.suites import suite
@@ -125,7 +124,4 @@ def write_logicasker_repo(build: LogicAskerBuild, out_dir: str | Path) -> Path:
         tags=("logic", "reasoning", "logicasker", "lgmt-tasks"),
         task_categories=("question-answering",),
     )
-    stats = json.dumps({"config": build.config.key(), **build.stats.to_dict()}, indent=2, sort_keys=True, default=str)
-    return write_dataset_repo(
-        out_dir, {"default": {"test": build.dataset}}, card, extra_files={"build_stats.json": stats + "\n"}
-    )
+    return write_build_repo(out_dir, build.dataset, card, build.config.key(), build.stats.to_dict())

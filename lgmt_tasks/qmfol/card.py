@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shlex
 from collections import Counter
 from pathlib import Path
@@ -10,7 +9,7 @@ from pathlib import Path
 from lgmt_tasks import __version__
 from lgmt_tasks.builders.command import changed_options
 from lgmt_tasks.hub.card_text import repo_folder, usage_section
-from lgmt_tasks.hub.repo import CardSpec, write_dataset_repo
+from lgmt_tasks.hub.repo import CardSpec, write_build_repo
 from lgmt_tasks.qmfol.build import (
     PAPER_DEPTHS,
     PAPER_DISTRACTORS,
@@ -165,7 +164,4 @@ def write_qmfol_repo(build: QmfolBuild, out_dir: str | Path) -> Path:
         body=card_body(build, out),
         tags=("logic", "reasoning", "first-order-logic", "qmfol", "lgmt-tasks"),
     )
-    stats = json.dumps({"config": build.config.key(), **build.stats.to_dict()}, indent=2, sort_keys=True, default=str)
-    return write_dataset_repo(
-        out_dir, {"default": {"test": build.dataset}}, card, extra_files={"build_stats.json": stats + "\n"}
-    )
+    return write_build_repo(out_dir, build.dataset, card, build.config.key(), build.stats.to_dict())
