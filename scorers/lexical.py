@@ -12,8 +12,9 @@ What appears in the log's results, by name:
 - `cm_pass_correct`, `cm_pass_wrong`, `cm_fail_correct`, `cm_fail_wrong`: LLMorph's Table VIII cells ①–④, each a
   share of the compared groups (② = `fur` and ③ = `hdr` by definition);
 - `discarded_rate`: groups whose LLM follow-up could not be made at eval time (included in `unparsed_rate`);
-- `mvr_<relation>`, `hdr_<relation>` (e.g. `mvr_MR-49`, the noise floor) and `mvr_<part>` (`mvr_premises`,
-  `mvr_conclusion`, `mvr_both`, `mvr_none` for MR-49).
+- `mvr_<relation>`, `hdr_<relation>` (e.g. `mvr_MR-49`, the noise floor), `mvr_<part>` (`mvr_premises`,
+  `mvr_conclusion`, `mvr_both`, `mvr_none` for MR-49) and `mvr_<basis>` (`mvr_proven`, `mvr_assumed`,
+  `mvr_unproven`: how the expected follow-up answer is known, `lgmt_tasks.lexical.expectations`).
 
 Epochs: Inspect's default mean reducer keeps every rate exact (ratios of sums, as for LGMT). The per-group count of
 violating epochs (LLMorph's flakiness analysis) is read from the log by `lgmt_tasks.lexical.report`.
@@ -30,17 +31,20 @@ from inspect_ai.solver import TaskState
 from lgmt_tasks.scorers.answers import ParsedAnswer, parse_label
 from lgmt_tasks.scorers.lexical_metrics import (
     CM_KEYS,
-    DIFFERENT_THRESHOLD,
-    EQUIVALENT_THRESHOLD,
+    EXPECTED,
     LEXICAL_KEYS,
-    check_thresholds,
     confusion_cell,
     discarded_outcome,
     label_violation,
     lexical_outcome,
-    similarity_violation,
 )
 from lgmt_tasks.scorers.lexical_metrics import discarded_rate as discarded_rate_of
+from lgmt_tasks.scorers.lexical_text_relation import (
+    DEFAULT_THRESHOLD_MODE,
+    clean_text,
+    resolve_thresholds,
+    text_violation,
+)
 from lgmt_tasks.scorers.outcomes import checked_gold, score_outcomes, stored_responses
 from lgmt_tasks.scorers.pairwise import Outcome, Rate
 from lgmt_tasks.scorers.pairwise_metrics import pairwise_rate_metrics, rate_breakdown
@@ -121,6 +125,7 @@ def lexical_metrics() -> list[Metric]:
         rate_breakdown("mvr", "mr"),
         rate_breakdown("hdr", "mr"),
         rate_breakdown("mvr", "part"),
+        rate_breakdown("mvr", "expectation"),
     ]
 
 
@@ -160,11 +165,12 @@ def explain(
     else:
         verdict = "VIOLATION" if outcome["violation"] else "Relation holds"
         lines.append(f"{verdict}: confusion-matrix cell {CELL_NAMES[cell]}.")
-        if expected == "difference":
-            lines.append(
-                "(The follow-up's gold label is unknown: a negation may keep the label, e.g. an Unknown conclusion "
-                "negated is still Unknown; LGMT §2.3.2 counts such violations as false reports.)"
-            )
+        followup_gold = str(metadata.get("followup_label") or "")
+        basis = str(metadata.get("expectation") or "")
+        if followup_gold:
+            lines.append(f"(Expected follow-up answer: {followup_gold}, {basis}.)")
+        elif basis:
+            lines.append(f"(The follow-up's gold label is not stated; the relation's claim is {basis}.)")
     return "\n".join(lines)
 
 
@@ -180,30 +186,36 @@ def _discarded_score(transform: Mapping[str, object]) -> Score:
 @scorer(metrics=lexical_metrics())
 def lexical_consistency(
     output: str = "label",
-    equivalent_threshold: float = EQUIVALENT_THRESHOLD,
-    different_threshold: float = DIFFERENT_THRESHOLD,
+    thresholds: str = DEFAULT_THRESHOLD_MODE,
+    equivalent_threshold: float | None = None,
+    different_threshold: float | None = None,
+    embedding_model: str | None = None,
 ) -> Scorer:
     """Score a lexical group: the metamorphic oracle of its relation, and the source answer against the gold label.
 
     Args:
         output: `label` (compare parsed labels) or `text` (compare the completions by embedding similarity).
-        equivalent_threshold: Text outputs are equivalent iff their similarity is at least this (LLMorph: 0.8).
-        different_threshold: Text outputs are different iff their similarity is below this (LLMorph: 0.4).
+        thresholds: With output=text, `code` (LLMorph's code: equivalence iff similarity ≥ 0.4 or one text contains
+            the other; difference iff similarity < 0.8 and neither contains the other) or `paper` (its §IV wording:
+            equivalence iff ≥ 0.8, difference iff < 0.4).
+        equivalent_threshold: Override the mode's equivalence threshold (similarity at least this).
+        different_threshold: Override the mode's difference threshold (similarity below this).
+        embedding_model: A sentence-transformers folder or Hub id (default: the packaged all-MiniLM-L6-v2).
 
     Returns:
         A scorer whose value is the flat dict of `lexical_outcome` (keys `LEXICAL_KEYS`).
 
     Raises:
-        ValueError: At construction, on an unknown `output` or invalid thresholds.
+        ValueError: At construction, on an unknown `output` or threshold mode, or a threshold outside [0, 1].
         ModuleNotFoundError: At construction with `output="text"`, if the embedding model is not installed.
     """
     if output not in OUTPUTS:
         raise ValueError(f"output={output!r}: expected one of {', '.join(OUTPUTS)}")
-    check_thresholds(equivalent_threshold, different_threshold)
+    equivalent, different = resolve_thresholds(thresholds, equivalent_threshold, different_threshold)
     if output == "text":
-        from lgmt_tasks.scorers.lexical_similarity import check_available
+        from lgmt_tasks.scorers.lexical_similarity import check_model
 
-        check_available()
+        check_model(embedding_model)
 
     async def score(state: TaskState, target: Target) -> Score:
         metadata = state.metadata or {}
@@ -219,23 +231,25 @@ def lexical_consistency(
         )
         gold = checked_gold(state, target, TRUTH_LABELS)
         expected = str(metadata.get("expected", ""))
-        if expected not in ("equivalence", "difference"):
+        if expected not in EXPECTED:
             raise ValueError(
-                f"Sample {state.sample_id}: metadata 'expected' must be 'equivalence' or 'difference'; got {expected!r}"
+                f"Sample {state.sample_id}: metadata 'expected' must be one of {', '.join(EXPECTED)}; got {expected!r}"
             )
+        followup_gold = str(metadata.get("followup_label") or "")
         answers = [parse_label(response) for response in responses]
         source, followup = answers[0].label, answers[1].label
         similarity: float | None = None
         violation: bool | None = None
-        if output == "label":
-            if source is not None and followup is not None:
-                violation = label_violation(expected, source, followup)
-        else:
-            texts = [response.strip() for response in responses]
-            if all(texts):
-                similarity = await anyio.to_thread.run_sync(_similarity, texts[0], texts[1])
-                violation = similarity_violation(expected, similarity, equivalent_threshold, different_threshold)
-        outcome = lexical_outcome(expected, gold, source, followup, violation)
+        labels_read = source is not None and followup is not None
+        if output == "label" or expected == "not_inverse":  # LLMorph compares MR-79/80's labels, never texts
+            if labels_read:
+                violation = label_violation(expected, str(source), str(followup))
+        elif labels_read and all(clean_text(r) for r in responses):
+            similarity = await anyio.to_thread.run_sync(_similarity, responses[0], responses[1], embedding_model)
+            violation = text_violation(
+                expected, responses[0], responses[1], similarity, thresholds, equivalent, different
+            )
+        outcome = lexical_outcome(expected, gold, source, followup, violation, followup_gold)
         details: dict[str, object] = {
             "answers": [a.label for a in answers],
             "parsed_how": [a.how for a in answers],
@@ -245,18 +259,18 @@ def lexical_consistency(
             details["similarity"] = similarity
         if isinstance(transform, Mapping):
             details["transform"] = dict(transform)
-        thresholds = (equivalent_threshold, different_threshold) if output == "text" else None
+        shown = (equivalent, different) if output == "text" else None
         return Score(
             value=dict(outcome),
             answer=source or UNPARSED,
-            explanation=explain(metadata, gold, answers, outcome, similarity, thresholds),
+            explanation=explain(metadata, gold, answers, outcome, similarity, shown),
             metadata=details,
         )
 
     return score
 
 
-def _similarity(a: str, b: str) -> float:
-    from lgmt_tasks.scorers.lexical_similarity import minilm, similarity
+def _similarity(a: str, b: str, model: str | None) -> float:
+    from lgmt_tasks.scorers.lexical_similarity import embedder, similarity
 
-    return similarity(minilm(), a, b)
+    return similarity(embedder(model), a, b)

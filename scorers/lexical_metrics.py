@@ -1,18 +1,18 @@
 """Metric arithmetic of the lexical (LLMorph) groups, in pure Python (DESIGN decision 6).
 
 A lexical group is a source case and one follow-up made by a text-level relation whose expected output relation is
-`equivalence` (every relation but MR-152) or `difference` (MR-152, add negation). Its score is LGMT's outcome dict
+`equivalence` (the same answer), `difference` (MR-10, MR-25, MR-34, MR-152) or `not_inverse` (MR-79, MR-80: not the
+opposite answer). Its score is LGMT's outcome dict
 (`pairwise.OUTCOME_KEYS`) plus the four cells of LLMorph's confusion matrix and `transformed`, so that LGMT's rate
 functions and `@metric`s apply to it unchanged.
 
 The metamorphic oracle (does the relation hold?):
 
 - label outputs (`output=label`): the parsed labels are compared: equivalence holds iff they are equal, difference
-  iff they differ. For equivalence this is exactly LGMT's `group_outcome`, and the tests check that it is.
-- text outputs (`output=text`): the completions are compared by sentence-embedding cosine similarity s, with
-  LLMorph's thresholds: equivalence holds iff s ≥ `equivalent` (0.8), difference iff s < `different` (0.4).
-  Between the two thresholds an equivalence relation is violated and a difference relation is not, as in
-  LLMorph, which used one threshold per relation kind.
+  iff they differ, not_inverse iff they are not {True, False}. For equivalence this is exactly LGMT's
+  `group_outcome`, and the tests check that it is.
+- text outputs (`output=text`): the completions are compared by sentence-embedding cosine similarity, as LLMorph's
+  code does (with its containment rule) or as its paper words it: `lexical_text_relation.text_violation`.
 
 Never a satisfied relation from nothing: a group is compared (`parsed` = 1) only if every answer's label parsed and,
 for text outputs, both completions are non-empty. LLMorph's public code counts one kind of unreadable output as a
@@ -23,14 +23,17 @@ The ground-truth oracle (is the source answer right?) is the source label agains
 Definitions per compared group (v = the metamorphic oracle fails, c = the source answer is correct):
 
 - `violation` = v; `source_correct` = c;
-- `followup_correct`: for equivalence, the follow-up label equals the gold label (the lexical relation *assumes*
-  the label is kept; LGMT proves it for its own relations). For difference (MR-152) the follow-up's gold label is
-  unknown in general (a negated premise may change it or not; negating the conclusion swaps True and False but
-  keeps Unknown), so it is relation-relative: the follow-up label differs from the source's gold label;
+- `followup_correct`: the follow-up label equals the follow-up's gold label where the row states one
+  (`followup_label`: proven by Z3 for MR-19, MR-84 and MR-152, assumed equal to the source's for the other
+  equivalence relations, True for MR-77 and MR-78). Where it states none (MR-10, MR-25, MR-34: difference with no
+  logical reading; MR-79, MR-80: not the opposite), it is relation-relative: the follow-up label stands in the
+  relation's output relation to the source's gold label;
 - `consistent_correct` = c ∧ `followup_correct`; `hidden_defect` = c ∧ v; `false_unreported` = ¬c ∧ ¬v (LGMT's
-  definitions, unchanged). For label outputs consistent_correct = c ∧ ¬v for both kinds of relation, so LGMT's
-  identities acc_static − acc_cons = hdr and mvr + acc_cons + fur = 1 hold. For text outputs the embedding oracle
-  and the labels can disagree (similar texts, different labels), and the identities need not hold.
+  definitions, unchanged). For label outputs of equivalence relations consistent_correct = c ∧ ¬v, so LGMT's
+  identities acc_static − acc_cons = hdr and mvr + acc_cons + fur = 1 hold. For MR-152 with a proven follow-up
+  label, a correct source and a different but wrong follow-up answer (True → Unknown where False is proven) is no
+  violation yet not consistently correct, so there acc_cons can be below acc_static − hdr. For text outputs the
+  embedding oracle and the labels can disagree (similar texts, different labels), and the identities need not hold.
 - LLMorph's confusion matrix (Table VIII): `cm_pass_correct` (①, both oracles pass: ¬v ∧ c), `cm_pass_wrong` (②,
   the MT oracle passes but the source answer is wrong: ¬v ∧ ¬c), `cm_fail_correct` (③, the MT oracle fails but the
   source answer is right: v ∧ c), `cm_fail_wrong` (④, both fail: v ∧ ¬c). The four cells partition the compared
@@ -51,7 +54,13 @@ from typing import Literal
 
 from lgmt_tasks.scorers.pairwise import OUTCOME_KEYS, Outcome, Rate, outcome_column, ratio_of_sums
 
-Expected = Literal["equivalence", "difference"]
+Expected = Literal["equivalence", "difference", "not_inverse"]
+
+EXPECTED: tuple[str, ...] = ("equivalence", "difference", "not_inverse")
+"""The output relations: the same answer, a different answer, not the opposite answer ({True, False})."""
+
+OPPOSITES = frozenset({"True", "False"})
+"""The pair of labels LLMorph's `ORNotInverse` (entailment vs contradiction) forbids between source and follow-up."""
 
 CM_KEYS: tuple[str, ...] = ("cm_pass_correct", "cm_pass_wrong", "cm_fail_correct", "cm_fail_wrong")
 """The confusion-matrix cells ①–④ of LLMorph's Table VIII, in that order."""
@@ -59,58 +68,40 @@ CM_KEYS: tuple[str, ...] = ("cm_pass_correct", "cm_pass_wrong", "cm_fail_correct
 LEXICAL_KEYS: tuple[str, ...] = (*OUTCOME_KEYS, *CM_KEYS, "transformed")
 """Every key of a lexical score."""
 
-EQUIVALENT_THRESHOLD = 0.8
-"""LLMorph's similarity threshold for semantic equivalence (similarity ≥ it)."""
-
-DIFFERENT_THRESHOLD = 0.4
-"""LLMorph's similarity threshold for semantic difference (similarity < it)."""
-
-
-def check_thresholds(equivalent: float, different: float) -> None:
-    """Validate a pair of similarity thresholds: 0 ≤ different ≤ equivalent ≤ 1.
-
-    Raises:
-        ValueError: Naming both values, if they are out of order or out of range.
-    """
-    if not (0.0 <= different <= equivalent <= 1.0):
-        raise ValueError(
-            f"similarity thresholds must satisfy 0 <= different <= equivalent <= 1; got equivalent={equivalent}, "
-            f"different={different}"
-        )
-
 
 def label_violation(expected: str, source: str, followup: str) -> bool:
-    """Whether two parsed labels violate the expected output relation (equal for equivalence, else different)."""
-    _check_expected(expected)
-    return (source != followup) if expected == "equivalence" else (source == followup)
+    """Whether two parsed labels violate the expected output relation.
 
-
-def similarity_violation(
-    expected: str,
-    similarity: float,
-    equivalent: float = EQUIVALENT_THRESHOLD,
-    different: float = DIFFERENT_THRESHOLD,
-) -> bool:
-    """Whether a similarity violates the expected output relation (LLMorph's thresholds).
-
-    Args:
-        expected: `equivalence` or `difference`.
-        similarity: Cosine similarity of the two outputs' embeddings.
-        equivalent: Equivalence holds iff `similarity >= equivalent`.
-        different: Difference holds iff `similarity < different`.
-
-    Raises:
-        ValueError: On an unknown relation, a NaN similarity or invalid thresholds.
+    Equivalence: they differ. Difference: they are equal. Not the opposite (MR-79, MR-80): one is True and the other
+    False (LLMorph's `ORNotInverse("entailment", "contradiction")`).
     """
     _check_expected(expected)
-    check_thresholds(equivalent, different)
-    if math.isnan(similarity):
-        raise ValueError("similarity is NaN")
-    return similarity < equivalent if expected == "equivalence" else similarity >= different
+    if expected == "equivalence":
+        return source != followup
+    if expected == "difference":
+        return source == followup
+    return {source, followup} == OPPOSITES
+
+
+def followup_is_correct(expected: str, gold: str, followup: str, followup_gold: str = "") -> bool:
+    """Whether a follow-up answer is right: its gold label where known, else the relation's claim against the gold.
+
+    `followup_gold` is the row's `followup_label` (proven, or assumed equal to the source's); where it is empty the
+    relation states only a relation to the source's gold: a different label (difference), not the opposite one
+    (not_inverse), the same one (equivalence).
+    """
+    if followup_gold:
+        return followup == followup_gold
+    return not label_violation(expected, gold, followup)
 
 
 def lexical_outcome(
-    expected: str, gold: str, source: str | None, followup: str | None, violation: bool | None
+    expected: str,
+    gold: str,
+    source: str | None,
+    followup: str | None,
+    violation: bool | None,
+    followup_gold: str = "",
 ) -> dict[str, int]:
     """Score one compared (or not comparable) lexical group.
 
@@ -119,8 +110,9 @@ def lexical_outcome(
         gold: The gold label of the source case.
         source: The parsed source label (None: unparsed).
         followup: The parsed follow-up label (None: unparsed).
-        violation: The metamorphic oracle's verdict (from `label_violation` or `similarity_violation`), or None if
-            it could not be evaluated (an empty completion in text mode).
+        violation: The metamorphic oracle's verdict (`label_violation`, or `lexical_text_relation.text_violation`),
+            or None if it could not be evaluated (an empty completion in text mode).
+        followup_gold: The follow-up's gold label where the row states it (`followup_label`), else empty.
 
     Returns:
         A dict with the keys `LEXICAL_KEYS`, each 0 or 1; every key but `transformed` is 0 unless everything parsed.
@@ -129,7 +121,7 @@ def lexical_outcome(
     if source is None or followup is None or violation is None:
         return {**dict.fromkeys(LEXICAL_KEYS, 0), "transformed": 1}
     correct = source == gold
-    followup_correct = followup == gold if expected == "equivalence" else followup != gold
+    followup_correct = followup_is_correct(expected, gold, followup, followup_gold)
     values = {
         "violation": violation,
         "source_correct": correct,
@@ -214,5 +206,5 @@ def flakiness_histogram(counts: Mapping[str, tuple[int, int]], epochs: int) -> d
 
 
 def _check_expected(expected: str) -> None:
-    if expected not in ("equivalence", "difference"):
-        raise ValueError(f"expected output relation must be 'equivalence' or 'difference'; got {expected!r}")
+    if expected not in EXPECTED:
+        raise ValueError(f"expected output relation must be one of {', '.join(EXPECTED)}; got {expected!r}")

@@ -22,7 +22,7 @@ from typing import Any
 from inspect_ai.model import CachePolicy, Model, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from lgmt_tasks.lexical.llm import transform_followup
+from lgmt_tasks.lexical.llm import transform_followup, transform_seed
 from lgmt_tasks.solvers.group import group_generate
 from lgmt_tasks.solvers.prompts import DEFAULT_PROMPTING, render_user_prompt
 from lgmt_tasks.vocabulary import TRANSFORM_KEY
@@ -76,6 +76,7 @@ def lexical_generate(
                 list(metadata["changed_premises"]),
                 bool(metadata["changed_conclusion"]),
                 cache=TRANSFORMER_CACHE if cache else False,
+                seed=transform_seed(str(state.sample_id)),
             )
             state.store.set(TRANSFORM_KEY, result.to_dict())
             if not result.ok:

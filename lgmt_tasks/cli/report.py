@@ -1,6 +1,7 @@
 """`lgmt report`: tables from Inspect logs, paper tables and plots per suite, a leaderboard, eval reports.
 
-Also: leaderboard rows from lm-eval results files, and seeded samples of reported violations for manual review.
+Also: leaderboard rows from lm-eval results files, seeded samples of reported violations for manual review, and
+LLMorph's flakiness table from a first run and the re-run of its failing groups (`--flakiness FIRST_LOG RERUN_LOG`).
 """
 
 from __future__ import annotations
@@ -70,6 +71,17 @@ class SampleSize(click.ParamType):
     help="LogicAsker logs: list the skills with the lowest response accuracy "
     "(leaves and rules, with counts and 95% Wilson intervals; CSV and Markdown to --out).",
 )
+@click.option(
+    "--flakiness",
+    nargs=2,
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False),
+    metavar="FIRST_LOG RERUN_LOG",
+    help="LLMorph's flakiness protocol (repeatable): a one-epoch run and the re-run of its failing groups "
+    '(`--sample-id "$(lgmt failing-groups FIRST_LOG)" --epochs 9`, same -T arguments). Adds, among those '
+    "groups, the share failing in k of the 1 + 9 runs, after the all-groups table of an --epochs N lexical log "
+    "among LOGS; with --out, DIR/lexical/flakiness_llmorph.csv|.md. LOGS may then be omitted.",
+)
 def report(
     logs: tuple[str, ...],
     latest: bool,
@@ -79,10 +91,19 @@ def report(
     sample_size: int | str | None,
     seed: int,
     weakness: bool,
+    flakiness: tuple[tuple[str, str], ...],
 ) -> None:
     """Summarise Inspect logs (files or folders) as metric tables, or sample their violations for review."""
-    if not logs and not lm_eval_results:
-        raise click.UsageError("give Inspect logs (files or folders), or --lm-eval-results FILE")
+    if not logs and not lm_eval_results and not flakiness:
+        raise click.UsageError(
+            "give Inspect logs (files or folders), --lm-eval-results FILE, or --flakiness FIRST_LOG RERUN_LOG"
+        )
+    if flakiness and (weakness or eval_report or sample_size is not None):
+        raise click.UsageError(
+            "--flakiness adds LLMorph's flakiness table to the report; it cannot be combined with --weakness, "
+            "--eval-report or --sample-violations"
+        )
+    llmorph = _llmorph_sections(flakiness)
     if lm_eval_results and (weakness or eval_report or sample_size is not None):
         raise click.UsageError(
             "--lm-eval-results makes leaderboard rows; it cannot be combined with --weakness, "
@@ -115,11 +136,18 @@ def report(
         _eval_reports(paths)
         return
     if not paths:
-        _lm_eval_only(lm_eval_results, out)
+        if lm_eval_results:
+            _lm_eval_only(lm_eval_results, out)
+        for section in llmorph:
+            click.echo(("\n" if lm_eval_results else "") + section, nl=False)
+        if out and flakiness:
+            _write_llmorph(flakiness, Path(out))
         return
     table = headline_table(paths)
     click.echo(display_table(table).to_markdown(index=False))
     _lexical_section(paths)
+    for section in llmorph:
+        click.echo("\n" + section, nl=False)
     if len(paths) == 1:
         metrics = log_metrics(read_eval_log(paths[0], header_only=True))
         categories, relations = breakdown_groups(metrics)
@@ -132,6 +160,37 @@ def report(
         table.to_csv(folder / "headline.csv", index=False)
         (folder / "headline.md").write_text(display_table(table).to_markdown(index=False) + "\n", encoding="utf-8")
         _write_report(paths, lm_eval_results, folder)
+        if flakiness:
+            _write_llmorph(flakiness, folder)
+
+
+def _llmorph_sections(pairs: tuple[tuple[str, str], ...]) -> list[str]:
+    """The Markdown of LLMorph's flakiness table for each (first run, re-run) pair; a mismatched pair is an error."""
+    if not pairs:
+        return []
+    from lgmt_tasks.lexical.report import llmorph_flakiness_report
+
+    try:
+        return [llmorph_flakiness_report(first, rerun) for first, rerun in pairs]
+    except ValueError as error:
+        raise click.ClickException(str(error)) from error
+
+
+def _write_llmorph(pairs: tuple[tuple[str, str], ...], folder: Path) -> None:
+    """Write `lexical/flakiness_llmorph.csv|.md` under the report folder, and link it from its index if there is one."""
+    from lgmt_tasks.lexical.report import llmorph_flakiness_tables
+    from lgmt_tasks.report.suite_report import write_tables
+    from lgmt_tasks.report.write import INDEX
+
+    tables = llmorph_flakiness_tables(pairs)
+    files = write_tables(tables, folder)
+    click.echo(f"lexical: LLMorph's flakiness table in {', '.join(str(f) for f in files)}")
+    index = folder / INDEX
+    if index.exists():
+        links = ", ".join(f"[{f.relative_to(folder).as_posix()}]({f.relative_to(folder).as_posix()})" for f in files)
+        title = tables.titles["flakiness_llmorph"]
+        with index.open("a", encoding="utf-8") as handle:
+            handle.write(f"\n## lexical: LLMorph's flakiness protocol\n\n- {title}: {links}\n")
 
 
 def _write_report(paths: list[str], lm_eval_results: tuple[str, ...], folder: Path) -> None:

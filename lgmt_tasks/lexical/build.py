@@ -7,15 +7,20 @@ Pipeline:
    families can be compared group for group.
 2. One seeded order of the proven cases (stratified round-robin over the gold labels, bucket `lexical`) is shared by
    every (relation, part) variant, so every lexical relation is tried on the same source cases first.
-3. Function-based relations are applied with a generator seeded from (seed, relation, part, source id) until
+3. A relation is tried only on the sources whose gold label it is tested on (difference relations not on Unknown
+   sources, MR-77 to MR-80 only on True ones: `catalogue.SOURCE_LABELS`); the others are dropped and counted.
+4. Function-based relations are applied with a generator seeded from (seed, relation, part, source id) until
    `per_mr` follow-ups per variant are built; cases a relation cannot change are dropped and counted.
-4. LLM-based relations are *planned* (which premises, whether the conclusion) with the same per-group seed. With a
-   transformer model (`lgmt build lexical --transformer-model M`) the plans are carried out here, failures are
-   dropped and counted, and the next source cases are tried until `per_mr` follow-ups are built. Without one, the
-   rows stay `pending` and the task's solver transforms them at eval time (`solvers/lexical.py`).
+5. LLM-based relations are *planned* (which premises, whether the conclusion) with the same per-group seed; MR-152's
+   plan is the negation whose change of label Z3 proves (`expectations.plan_negation`). With a transformer model
+   (`lgmt build lexical --transformer-model M`) the plans are carried out here, failures are dropped and counted,
+   and the next source cases are tried until `per_mr` follow-ups are built. Without one, the rows stay `pending`
+   and the task's solver transforms them at eval time (`solvers/lexical.py`).
 
-Nothing here is proven beyond the source labels: the follow-up of a lexical relation has no FOL, and whether it
-keeps the label is exactly what the baseline assumes and LGMT questions (§2.3.2).
+Every row states the expected follow-up label and its basis (`expectations`): proven by Z3 where the
+transformation has a logical reading (MR-19, MR-84, MR-152; the follow-up's FOL is in the row for `lgmt verify`),
+otherwise LLMorph's claim, assumed or unproven. Whether a typo or a paraphrase keeps the label is exactly what the
+baseline assumes and LGMT questions (§2.3.2).
 """
 
 from __future__ import annotations
@@ -32,8 +37,18 @@ from inspect_ai.model import Model
 from lgmt_tasks.builders.parallel import process_pool
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.ids import content_id, derived_seed
-from lgmt_tasks.lexical.catalogue import FUNCTION_BASED, LEXICAL_RELATIONS, PARTS, variants
-from lgmt_tasks.lexical.llm import plan_sites, transform_followup
+from lgmt_tasks.lexical.catalogue import DEFAULT_STYLE, FUNCTION_BASED, LEXICAL_RELATIONS, PARTS, STYLES, variants
+from lgmt_tasks.lexical.expectations import (
+    Dropped,
+    Expectation,
+    claimed,
+    plan_negation,
+    prove_added_premise,
+    prove_permutation,
+    source_allowed,
+    source_filter_reason,
+)
+from lgmt_tasks.lexical.llm import plan_sites, transform_followup, transform_seed
 from lgmt_tasks.lexical.transforms import NotApplicable, apply_function, changed_indices
 from lgmt_tasks.logic.printer import show
 from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
@@ -46,7 +61,7 @@ from lgmt_tasks.sources.pipeline import (
     prove_sources,
 )
 
-BUILD_REVISION = f"1+lgmt{SOURCE_STAGE_REVISION}"
+BUILD_REVISION = f"2+lgmt{SOURCE_STAGE_REVISION}"
 """Bumped whenever the builder's output changes for the same config (part of the build-cache key); it
 includes LGMT's revision because the source cases come from the LGMT builder."""
 
@@ -71,14 +86,24 @@ FEATURES = datasets.Features(
         "conclusion": datasets.Value("string"),
         "conclusion_fol": datasets.Value("string"),
         "label": datasets.Value("string"),
+        "followup_label": datasets.Value("string"),
+        "expectation": datasets.Value("string"),
         "followup_premises": datasets.List(datasets.Value("string")),
         "followup_conclusion": datasets.Value("string"),
         "changed_premises": datasets.List(datasets.Value("int32")),
         "changed_conclusion": datasets.Value("bool"),
+        "followup_premises_fol": datasets.List(datasets.Value("string")),
+        "followup_conclusion_fol": datasets.Value("string"),
         "transformer": datasets.Value("string"),
         "pending": datasets.Value("bool"),
     }
 )
+
+DERIVED_COLUMNS: tuple[str, ...] = (
+    *("name", "kind", "expected", "premises_fol", "conclusion_fol"),
+    *("followup_label", "expectation", "followup_premises_fol", "followup_conclusion_fol"),
+)
+"""Columns that follow from the others (the catalogue, the source, the proof): not part of a row's content id."""
 
 
 @dataclass(frozen=True)
@@ -93,7 +118,9 @@ class LexicalConfig:
         per_mr: Groups per (relation, part) variant.
         seed: Build seed; also the generation seed of the `generated` source, as in LGMT.
         generated_cases: Number of generated source cases (for `source="generated"`), as in LGMT.
-        timeout_ms: Z3 limit per source-label query.
+        timeout_ms: Z3 limit per source-label or follow-up-label query.
+        style: How the function-based relations are computed: `llmorph` (LLMorph's own algorithms, the default) or
+            `clean` (ours: changes drawn only among the characters a relation can change; see `transforms`).
         transformer: The model that made the LLM-based follow-ups (set by the build, for the card and the cache key;
             None when LLM rows are left pending).
     """
@@ -106,6 +133,7 @@ class LexicalConfig:
     seed: int = 0
     generated_cases: int = 300
     timeout_ms: int = DEFAULT_TIMEOUT_MS
+    style: str = DEFAULT_STYLE
     transformer: str | None = None
 
     def __post_init__(self) -> None:
@@ -120,6 +148,8 @@ class LexicalConfig:
             raise ValueError(f"parts={list(self.parts)}: expected one or more of {', '.join(PARTS)}")
         if self.per_mr < 1:
             raise ValueError(f"per_mr={self.per_mr}: must be at least 1")
+        if self.style not in STYLES:
+            raise ValueError(f"style={self.style!r}: expected one of {', '.join(STYLES)}")
 
     def key(self) -> dict[str, Any]:
         """The config as plain data (for cache keys and the dataset card)."""
@@ -153,9 +183,10 @@ def make_row(
     changed_premises: Sequence[int],
     changed_conclusion: bool,
     transformer: str,
+    expectation: Expectation,
     pending: bool = False,
 ) -> dict[str, Any]:
-    """One dataset row (one metamorphic group: a source case and one lexical follow-up)."""
+    """One dataset row (one metamorphic group: a source case, one lexical follow-up, and its expected answer)."""
     relation = LEXICAL_RELATIONS[mr]
     row: dict[str, Any] = {
         "mr": mr,
@@ -170,10 +201,14 @@ def make_row(
         "conclusion": case.conclusion,
         "conclusion_fol": show(case.conclusion_fol),
         "label": case.label,
+        "followup_label": expectation.followup_label,
+        "expectation": expectation.basis,
         "followup_premises": list(followup_premises),
         "followup_conclusion": followup_conclusion,
         "changed_premises": list(changed_premises),
         "changed_conclusion": changed_conclusion,
+        "followup_premises_fol": [show(f) for f in expectation.premises_fol],
+        "followup_conclusion_fol": "" if expectation.conclusion_fol is None else show(expectation.conclusion_fol),
         "transformer": transformer,
         "pending": pending,
     }
@@ -182,7 +217,7 @@ def make_row(
 
 def with_id(row: dict[str, Any]) -> dict[str, Any]:
     """The row with its content-derived `id` first: a hash of the relation, part, source and follow-up text."""
-    fields = [k for k in FEATURES if k not in ("id", "name", "kind", "expected", "premises_fol", "conclusion_fol")]
+    fields = [k for k in FEATURES if k != "id" and k not in DERIVED_COLUMNS]
     body = {k: v for k, v in row.items() if k != "id"}
     return {"id": content_id(f"{row['mr']}.{row['part']}", [body[k] for k in fields]), **body}
 
@@ -197,9 +232,17 @@ def function_rows(
         if len(rows) >= config.per_mr:
             break
         stats.count(bucket, "tried")
-        result = apply_function(mr, case.premises, case.conclusion, part, group_rng(config.seed, mr, part, case))
+        if not source_allowed(mr, str(case.label)):
+            stats.drop(bucket, source_filter_reason(mr))
+            continue
+        rng = group_rng(config.seed, mr, part, case)
+        result = apply_function(mr, case.premises, case.conclusion, part, rng, style=config.style)
         if isinstance(result, NotApplicable):
             stats.drop(bucket, result.reason)
+            continue
+        expectation = function_expectation(mr, case, result.premises, config.timeout_ms)
+        if isinstance(expectation, Dropped):
+            stats.drop(bucket, expectation.reason)
             continue
         rows.append(
             make_row(
@@ -211,17 +254,59 @@ def function_rows(
                 result.changed_premises,
                 result.changed_conclusion,
                 FUNCTION_TRANSFORMER,
+                expectation,
             )
         )
         stats.count(bucket, "built")
     return rows
 
 
-def planned_rows(mr: str, part: str, order: Sequence[Case], seed: int) -> Iterator[dict[str, Any]]:
-    """The pending rows of an LLM-based relation, one per case in order: the plan, with the source as follow-up."""
+def function_expectation(
+    mr: str, case: Case, followup_premises: Sequence[str], timeout_ms: int
+) -> Expectation | Dropped:
+    """The expected answer of a function-based follow-up: proven for MR-19 and MR-84, LLMorph's claim otherwise."""
+    if mr == "MR-19":
+        return prove_permutation(case, premise_order(case.premises, followup_premises), timeout_ms)
+    if mr == "MR-84":
+        return prove_added_premise(case, timeout_ms)
+    return claimed(mr, str(case.label))
+
+
+def premise_order(before: Sequence[str], after: Sequence[str]) -> list[int]:
+    """For reordered premises, the source index of each follow-up premise (equal texts matched in order)."""
+    free = list(range(len(before)))
+    order: list[int] = []
+    for text in after:
+        index = next(i for i in free if before[i] == text)
+        free.remove(index)
+        order.append(index)
+    return order
+
+
+def planned_rows(
+    mr: str, part: str, order: Sequence[Case], config: LexicalConfig, stats: BuildStats
+) -> Iterator[dict[str, Any]]:
+    """The pending rows of an LLM-based relation, in case order: the plan and its expectation, the source as follow-up.
+
+    Sources the relation is not tested on, and MR-152 plans whose change of label is not proven, are dropped and
+    counted under the variant's bucket.
+    """
+    bucket = f"{mr}/{part}"
     for case in order:
-        sites, conclusion = plan_sites(mr, len(case.premises), part, group_rng(seed, mr, part, case).randrange(2**31))
-        yield make_row(case, mr, part, case.premises, case.conclusion, sites, conclusion, "", pending=True)
+        if not source_allowed(mr, str(case.label)):
+            stats.drop(bucket, source_filter_reason(mr))
+            continue
+        rng = group_rng(config.seed, mr, part, case)
+        if mr == "MR-152":
+            plan = plan_negation(case, part, rng, config.timeout_ms)
+            if isinstance(plan, Dropped):
+                stats.drop(bucket, plan.reason)
+                continue
+            sites, conclusion, expectation = plan.premises, plan.conclusion, plan.expectation
+        else:
+            sites, conclusion = plan_sites(mr, len(case.premises), part, rng.randrange(2**31))
+            expectation = claimed(mr, str(case.label))
+        yield make_row(case, mr, part, case.premises, case.conclusion, sites, conclusion, "", expectation, pending=True)
 
 
 def complete_row(row: dict[str, Any], premises: Sequence[str], conclusion: str, transformer: str) -> dict[str, Any]:
@@ -244,7 +329,7 @@ async def _complete_bucket(
 ) -> list[dict[str, Any]]:
     """Transform planned rows in rounds (concurrently within a round) until `per_mr` succeed or cases run out."""
     bucket = f"{mr}/{part}"
-    plans = planned_rows(mr, part, order, config.seed)
+    plans = planned_rows(mr, part, order, config, stats)
     rows: list[dict[str, Any]] = []
     while len(rows) < config.per_mr:
         batch = [plan for _, plan in zip(range(config.per_mr - len(rows)), plans)]
@@ -259,6 +344,7 @@ async def _complete_bucket(
                     plan["conclusion"],
                     plan["changed_premises"],
                     plan["changed_conclusion"],
+                    seed=transform_seed(plan["id"]),
                 )
                 for plan in batch
             )
@@ -303,7 +389,8 @@ def build_lexical(
         if LEXICAL_RELATIONS[mr].kind == "function":
             rows.extend(function_rows(mr, part, order, config, stats))
         elif transformer is None:
-            planned = [plan for _, plan in zip(range(config.per_mr), planned_rows(mr, part, order, config.seed))]
+            plans = planned_rows(mr, part, order, config, stats)
+            planned = [plan for _, plan in zip(range(config.per_mr), plans)]
             stats.count(f"{mr}/{part}", "pending", len(planned))
             rows.extend(planned)
         else:

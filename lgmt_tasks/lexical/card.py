@@ -22,13 +22,16 @@ COLUMNS = """| column | meaning |
 | `id` | stable, content-derived group id |
 | `mr`, `name` | LLMorph catalogue id (Table II) and name, e.g. `MR-126`, `keyboard mistakes` |
 | `kind` | `function` (seeded text function) or `llm` (made by a transformer model) |
-| `expected` | the expected output relation: `equivalence` (same answer) or `difference` (MR-152) |
+| `expected` | expected output relation: `equivalence`, `difference` (MR-10/25/34/152), `not_inverse` (MR-79/80) |
 | `part` | what was transformed: `premises`, `conclusion`, `both` (`none` for MR-49) |
 | `source_dataset`, `source_id` | the source case; the same ids as an LGMT build with the same source and seed |
 | `premises`, `premises_fol`, `conclusion`, `conclusion_fol` | the source case (English; FOL in canonical notation) |
 | `label` | the Z3-proven entailment label of the source case (`True`, `False`, `Unknown`) |
-| `followup_premises`, `followup_conclusion` | the follow-up's English (no FOL: a lexical follow-up is text only) |
+| `followup_label` | the follow-up's expected gold label where known; empty where only a relation is claimed |
+| `expectation` | `proven` (Z3 on the follow-up's FOL), `assumed` (meaning kept, LLMorph's claim), `unproven` |
+| `followup_premises`, `followup_conclusion` | the follow-up's English |
 | `changed_premises`, `changed_conclusion` | which premises (0-based) and whether the conclusion changed |
+| `followup_premises_fol`, `followup_conclusion_fol` | the follow-up's FOL where its label is proven, else empty |
 | `transformer` | `function`, or the model that wrote the follow-up |
 | `pending` | true if the follow-up is still to be made by a transformer at eval time |"""
 
@@ -45,6 +48,7 @@ def build_command(config: LexicalConfig, out: str) -> str:
             ("--per-mr", config.per_mr, default.per_mr),
             ("--generated-cases", config.generated_cases, default.generated_cases),
             ("--timeout-ms", config.timeout_ms, default.timeout_ms),
+            ("--style", config.style, default.style),
         ]
     )
     if config.transformer:
@@ -67,7 +71,7 @@ def card_body(build: LexicalBuild, out: str) -> str:
     stats = build.stats
     pending = sum(counter["pending"] for counter in stats.counts.values())
     transformer = (
-        f"LLM-based follow-ups were written by `{cfg.transformer}` (greedy decoding) with LLMorph-style prompts; "
+        f"LLM-based follow-ups were written by `{cfg.transformer}` (greedy decoding) with LLMorph's prompts; "
         "failed transformations were dropped and are counted below."
         if cfg.transformer
         else "LLM-based relations, if any, are *pending*: the `lexical` task makes their follow-ups at eval time "

@@ -1,18 +1,29 @@
-"""The LLMorph relations we implement, by their Table II catalogue ids (Cho, Ruberto and Terragni, ICSME 2025).
+"""LLMorph's catalogue (Cho, Ruberto and Terragni, ICSME 2025, Table II) as it applies to entailment problems.
 
-A lexical relation transforms the *English* of a source case (its premises, its conclusion, or both, as separate
-variants, as LLMorph does for multi-part inputs) and states what the model's outputs should then satisfy:
-`equivalence` (the same answer) for every relation here except MR-152, whose expected output relation is
-`difference`. Nothing is proven: that is the point of the baseline (LGMT §2.3.2 argues that such text-level
-relations drift, so some of their "violations" are correct answers to a changed problem).
+LLMorph's code implements 36 relations (`src/config/list_relations.json` of `steven-b-cho/llmorph`); 28 of them run
+on its natural-language-inference task (the "general" relations minus the two it excepts for `inference`, MR-19 and
+MR-149, plus the four NLI-only ones, MR-77 to MR-80). Our problems are entailment problems (premises ⊢? conclusion,
+labels True / False / Unknown = NLI's entailment / contradiction / neutral), so those 28 are implemented, each on the
+parts LLMorph transforms for NLI (its `transform_indices`: premise, hypothesis, both, unless overridden), plus MR-19
+on the premises (see below). Every other id is listed in `NOT_APPLICABLE` with the reason.
 
-Two kinds of input transformation, as in LLMorph §IV:
+What a relation states about the follow-up's answer (`expected`):
 
-- `function`: deterministic, seeded text functions (`lgmt_tasks.lexical.transforms`), no model needed;
-- `llm`: a transformer model rewrites the text with an LLMorph-style prompt (`lgmt_tasks.lexical.llm`).
+- `equivalence`: the same answer as the source;
+- `difference`: a different answer (MR-10, MR-25, MR-34, MR-152);
+- `not_inverse`: not the opposite answer, i.e. not {True, False} (MR-79, MR-80: LLMorph's `ORNotInverse`).
 
-MR-49 ("no transformation") asks the same question twice: its violation rate is the model's own noise floor
-(LLMorph's flakiness baseline), against which every other relation's rate is read.
+Which sources a relation is tested on (`sources`), as LLMorph's source-output checks (`func_vso`) do for NLI, but on
+the proven gold label rather than the model's answer, so that the set of groups does not depend on the model:
+difference relations are tested only where a change is possible (LLMorph drops `neutral` sources: we drop Unknown
+ones), MR-77 to MR-80 only on True (`entailment`) sources. Where a transformation has a logical reading (negating a
+premise or the conclusion, reordering the premises, adding an unrelated premise) the builder goes further and proves
+the follow-up's label (`lgmt_tasks.lexical.expectations`).
+
+Two kinds of input transformation, as in LLMorph §IV: `function` (seeded text functions,
+`lgmt_tasks.lexical.transforms`, no model) and `llm` (a transformer model rewrites the text with LLMorph's prompts,
+`lgmt_tasks.lexical.llm`). MR-49 ("no transformation") asks the same question twice: its violation rate is the
+model's own noise floor, against which every other relation's rate is read.
 """
 
 from __future__ import annotations
@@ -25,8 +36,23 @@ from typing import Literal, get_args
 Kind = Literal["function", "llm"]
 """How a relation's follow-up is made: a seeded text function, or a transformer model."""
 
-Expected = Literal["equivalence", "difference"]
+Expected = Literal["equivalence", "difference", "not_inverse"]
 """The output relation a relation expects between the source answer and the follow-up answer."""
+
+EXPECTED: tuple[str, ...] = get_args(Expected)
+"""Every output relation, in that order."""
+
+SourceFilter = Literal["any", "decided", "true"]
+"""Which gold labels of the source a relation is tested on: all, True or False only, True only."""
+
+SOURCE_LABELS: Mapping[str, frozenset[str]] = MappingProxyType(
+    {
+        "any": frozenset({"True", "False", "Unknown"}),
+        "decided": frozenset({"True", "False"}),
+        "true": frozenset({"True"}),
+    }
+)
+"""The gold labels each source filter keeps."""
 
 Part = Literal["premises", "conclusion", "both"]
 """Which part of the case a relation transforms (one variant each)."""
@@ -37,18 +63,25 @@ PARTS: tuple[str, ...] = get_args(Part)
 NO_PART = "none"
 """The `part` of MR-49's groups, which transform nothing."""
 
+STYLES: tuple[str, ...] = ("llmorph", "clean")
+"""How the function-based relations are computed: LLMorph's algorithms, or ours (`lgmt_tasks.lexical.transforms`)."""
+
+DEFAULT_STYLE = "llmorph"
+"""The default style: LLMorph's, so that our rates mean what its rates mean."""
+
 
 @dataclass(frozen=True)
 class LexicalRelation:
-    """One relation of the LLMorph catalogue.
+    """One relation of the LLMorph catalogue, as we run it on entailment problems.
 
     Attributes:
         id: Table II id, e.g. `MR-1`.
         name: Short name (Table II's input relation).
         kind: `function` or `llm`.
-        expected: `equivalence` or `difference` (Table II's output relation).
+        expected: `equivalence`, `difference` or `not_inverse` (Table II's output relation).
         description: What our implementation does, in one sentence (for cards and `inspect view`).
-        per_part: False only for MR-49, which has no part to transform and gives one variant.
+        parts: The parts it transforms, one variant each (LLMorph's NLI `transform_indices`).
+        sources: The gold labels of the sources it is tested on (`SOURCE_LABELS`).
     """
 
     id: str
@@ -56,124 +89,210 @@ class LexicalRelation:
     kind: Kind
     expected: Expected
     description: str
-    per_part: bool = True
+    parts: tuple[str, ...] = PARTS
+    sources: SourceFilter = "any"
 
-    @property
-    def parts(self) -> tuple[str, ...]:
-        """The variants this relation is built in."""
-        return PARTS if self.per_part else (NO_PART,)
 
+@dataclass(frozen=True)
+class InapplicableRelation:
+    """A relation of LLMorph's catalogue that we do not run, and why."""
+
+    id: str
+    name: str
+    reason: str
+
+
+def _rel(
+    id: str,
+    name: str,
+    kind: Kind,
+    description: str,
+    expected: Expected = "equivalence",
+    parts: tuple[str, ...] = PARTS,
+    sources: SourceFilter = "any",
+) -> LexicalRelation:
+    return LexicalRelation(id, name, kind, expected, description, parts, sources)
+
+
+_PREMISES = ("premises",)
+_CONCLUSION = ("conclusion",)
 
 _RELATIONS: tuple[LexicalRelation, ...] = (
-    LexicalRelation(
-        "MR-1",
-        "replace characters",
-        "function",
-        "equivalence",
-        "Replaces 10% of the letters with a different random letter of the same case.",
-    ),
-    LexicalRelation("MR-2", "delete characters", "function", "equivalence", "Deletes 10% of the letters."),
-    LexicalRelation(
-        "MR-3", "leet", "function", "equivalence", "Writes 10% of the letters a, e, i, o, s, t as 4, 3, 1, 0, 5, 7."
-    ),
-    LexicalRelation(
-        "MR-4",
-        "add random characters",
-        "function",
-        "equivalence",
-        "Inserts a random lowercase letter after 10% of the letters.",
-    ),
-    LexicalRelation(
-        "MR-5",
-        "add spaces",
-        "function",
-        "equivalence",
-        "Inserts a space inside words, after 10% of the letters that are followed by a letter.",
-    ),
-    LexicalRelation(
-        "MR-6",
-        "swap characters",
-        "function",
-        "equivalence",
-        "Swaps 10% of the pairs of adjacent, different letters inside words.",
-    ),
-    LexicalRelation(
+    _rel("MR-1", "replace characters", "function", "Replaces 10% of the letters with a random lowercase letter."),
+    _rel("MR-2", "delete characters", "function", "Deletes 10% of the letters."),
+    _rel("MR-3", "leet", "function", "Writes the letters a, e, i, o, t among 10% of the letters as 4, 3, 1, 0, 7."),
+    _rel("MR-4", "add random characters", "function", "Inserts a random lowercase letter after 10% of the letters."),
+    _rel("MR-5", "add spaces", "function", "Inserts a space after 10% of the letters."),
+    _rel("MR-6", "swap characters", "function", "Swaps 10% of the letters with the character that follows."),
+    _rel(
         "MR-7",
         "shuffle characters",
         "function",
-        "equivalence",
-        "Shuffles the inner letters of 10% of the words of four or more letters, keeping both ends.",
+        "Shuffles the inner letters of 10% of the words of four or more characters, keeping both ends.",
     ),
-    LexicalRelation(
+    _rel(
         "MR-8",
         "synonym substitution",
         "llm",
-        "equivalence",
-        "The transformer replaces words with synonyms, sentence by sentence.",
+        "The transformer lists the keywords, gives a synonym for each in context, then replaces them.",
     ),
-    LexicalRelation(
+    _rel("MR-9", "word insertion", "llm", "The transformer inserts random words or phrases.", parts=_PREMISES),
+    _rel(
+        "MR-10",
+        "antonym substitution",
+        "llm",
+        "The transformer lists the keywords, gives an antonym for each in context, then replaces them.",
+        expected="difference",
+        parts=("premises", "conclusion"),
+        sources="decided",
+    ),
+    _rel(
         "MR-19",
         "shuffle sentences",
         "function",
-        "equivalence",
-        "Reorders the sentences of the part (the premises; the sentences of the conclusion).",
+        "Reorders the premises (a set: the label is unchanged, proven).",
+        parts=_PREMISES,
     ),
-    LexicalRelation(
+    _rel(
+        "MR-25",
+        "random keyword replacement",
+        "llm",
+        "The transformer lists the keywords; each is replaced by a random word (seeded).",
+        expected="difference",
+        sources="decided",
+    ),
+    _rel(
+        "MR-34",
+        "remove keywords",
+        "llm",
+        "The transformer lists the keywords, then removes them, sentence by sentence.",
+        expected="difference",
+        sources="decided",
+    ),
+    _rel(
         "MR-49",
         "no transformation",
         "function",
-        "equivalence",
         "Asks the same question twice: the noise floor of every other relation.",
-        per_part=False,
+        parts=(NO_PART,),
     ),
-    LexicalRelation(
-        "MR-51", "paraphrase", "llm", "equivalence", "The transformer paraphrases the text, sentence by sentence."
+    _rel("MR-51", "paraphrase", "llm", "The transformer paraphrases the text."),
+    _rel(
+        "MR-77",
+        "add a premise generated from the hypothesis",
+        "llm",
+        "The transformer writes a premise from the conclusion; it is added to the premises.",
+        parts=_PREMISES,
+        sources="true",
     ),
-    LexicalRelation(
+    _rel(
+        "MR-78",
+        "add a hypothesis generated from the premises",
+        "llm",
+        "The transformer writes a hypothesis from the premises; it is appended to the conclusion.",
+        parts=_CONCLUSION,
+        sources="true",
+    ),
+    _rel(
+        "MR-79",
+        "hypothesis generated from the hypothesis",
+        "llm",
+        "The transformer writes a hypothesis from the conclusion; it replaces the conclusion.",
+        expected="not_inverse",
+        parts=_CONCLUSION,
+        sources="true",
+    ),
+    _rel(
+        "MR-80",
+        "premise generated from the premises",
+        "llm",
+        "The transformer writes a hypothesis from the premises; it replaces the premises.",
+        expected="not_inverse",
+        parts=_PREMISES,
+        sources="true",
+    ),
+    _rel(
         "MR-84",
-        "add an irrelevant sentence at the end",
+        "add an irrelevant sentence",
         "function",
-        "equivalence",
-        "Appends a sentence that shares no word with the case (a new last premise, or a second "
-        "sentence of the conclusion).",
+        "Adds a premise that shares no word with the case (the label is unchanged, proven).",
+        parts=_PREMISES,
     ),
-    LexicalRelation("MR-102", "capitalisation", "function", "equivalence", "Writes the part in capital letters."),
-    LexicalRelation(
+    _rel("MR-102", "capitalisation", "function", "Writes the part in capital letters."),
+    _rel(
         "MR-120",
         "back-translation",
         "llm",
-        "equivalence",
-        "The transformer translates the text into German and back into English, sentence by sentence.",
+        "The transformer translates the text into German and back into English.",
     ),
-    LexicalRelation(
-        "MR-126",
-        "keyboard mistakes",
-        "function",
-        "equivalence",
-        "Replaces letters of 10% of the words with a neighbouring key on a QWERTY keyboard.",
-    ),
-    LexicalRelation(
-        "MR-128",
-        "OCR errors",
-        "function",
-        "equivalence",
-        "Replaces characters of 10% of the words with a character OCR confuses them with (l/1, O/0, m/rn, ...).",
-    ),
-    LexicalRelation(
+    _rel("MR-126", "keyboard mistakes", "function", "nlpaug's keyboard noise with LLMorph's rates (10%)."),
+    _rel("MR-127", "misspelling", "llm", "The transformer misspells the text."),
+    _rel("MR-128", "OCR errors", "function", "nlpaug's OCR noise with LLMorph's rates (10%)."),
+    _rel(
         "MR-136",
         "active/passive voice",
         "llm",
-        "equivalence",
         "The transformer turns active sentences passive and passive ones active.",
     ),
-    LexicalRelation(
+    _rel(
+        "MR-137",
+        "same-category substitution",
+        "llm",
+        "The transformer lists the keywords of the case and gives each a word of the same category; they are replaced.",
+    ),
+    _rel(
         "MR-152",
         "add negation",
         "llm",
-        "difference",
-        "The transformer negates one premise, the conclusion, or both; the answer is expected to differ.",
+        "The transformer negates one premise, the conclusion, or both; the builder proves the label changes.",
+        expected="difference",
+    ),
+    _rel("MR-155", "tense change", "llm", "The transformer rewrites the text in a different tense."),
+)
+
+_INAPPLICABLE: tuple[InapplicableRelation, ...] = (
+    InapplicableRelation(
+        "MR-57",
+        "declarative to interrogative",
+        "LLMorph runs it on relation extraction only; a premise turned into a question no longer asserts anything, "
+        "so the entailment problem itself changes.",
+    ),
+    InapplicableRelation(
+        "MR-141",
+        "swap symmetric entities",
+        "Relation extraction only: it permutes the two entity inputs of a relation query, which an entailment "
+        "problem does not have.",
+    ),
+    InapplicableRelation(
+        "MR-142",
+        "swap asymmetric entities",
+        "Relation extraction only (entity inputs, expected output: the opposite relation).",
+    ),
+    InapplicableRelation(
+        "MR-149",
+        "singular/plural",
+        "LLMorph excepts it for inference (`exceptions: [inference]`): 'a cat' and 'cats' quantify differently, "
+        "so the logical problem changes.",
+    ),
+    InapplicableRelation(
+        "MR-150",
+        "replace '.' with '!'",
+        "Continuous sentiment only: its output relation is 'stronger sentiment score', which a label has not.",
+    ),
+    InapplicableRelation(
+        "MR-151",
+        "add emphasis words",
+        "Continuous sentiment only (output relation 'stronger').",
+    ),
+    InapplicableRelation(
+        "MR-154",
+        "capitalise key words",
+        "Continuous sentiment only (output relation 'stronger').",
     ),
 )
+
+NOT_APPLICABLE: Mapping[str, InapplicableRelation] = MappingProxyType({r.id: r for r in _INAPPLICABLE})
+"""LLMorph's relations that we do not run, by id, with the reason (with `LEXICAL_RELATIONS`: all 36 ids)."""
 
 LEXICAL_RELATIONS: Mapping[str, LexicalRelation] = MappingProxyType({r.id: r for r in _RELATIONS})
 """Every implemented relation by id, in catalogue order (read-only)."""
@@ -205,11 +324,16 @@ def normalise_mr(value: str) -> str:
     """Return the canonical id of one relation written as `MR-1`, `mr-1`, `MR1` or `1`.
 
     Raises:
-        ValueError: If it names no implemented relation (the message lists the valid ids and aliases).
+        ValueError: If it names no implemented relation (the message lists the valid ids and aliases, or says why
+            an LLMorph relation is not applicable).
     """
     text = value.strip().upper().replace("_", "-")
     number = text.removeprefix("MR").lstrip("-")
     candidate = f"MR-{number}"
+    if candidate in NOT_APPLICABLE:
+        raise ValueError(
+            f"lexical relation {value!r} is not applicable to entailment: {NOT_APPLICABLE[candidate].reason}"
+        )
     if candidate not in LEXICAL_RELATIONS:
         raise ValueError(
             f"unknown lexical relation {value!r}; expected ids among {', '.join(LEXICAL_RELATIONS)} "
@@ -259,9 +383,16 @@ def resolve_parts(spec: str | Sequence[str]) -> tuple[str, ...]:
 
 
 def variants(mrs: Sequence[str], parts: Sequence[str]) -> list[tuple[str, str]]:
-    """The (relation, part) variants a selection builds; MR-49 always has the single part `none`."""
+    """The (relation, part) variants a selection builds: the selected parts a relation applies to, in `PARTS` order.
+
+    MR-49 always has the single part `none`; a relation whose parts are all unselected (MR-78 with part=premises)
+    builds nothing.
+    """
     out: list[tuple[str, str]] = []
     for mr in mrs:
         relation = LEXICAL_RELATIONS[mr]
-        out.extend((mr, part) for part in (parts if relation.per_part else relation.parts))
+        if relation.parts == (NO_PART,):
+            out.append((mr, NO_PART))
+        else:
+            out.extend((mr, part) for part in relation.parts if part in parts)
     return out

@@ -21,6 +21,7 @@ def load_lexical_rows(
     source_path: str | None = None,
     per_mr: int = 100,
     seed: int = 0,
+    style: str = "llmorph",
     dataset: str | None = None,
     revision: str | None = None,
 ) -> datasets.Dataset:
@@ -47,6 +48,7 @@ def load_lexical_rows(
             parts=tuple(parts),
             per_mr=per_mr,
             seed=seed,
+            style=style,
         )
 
         def write(out: Path) -> None:
@@ -83,5 +85,9 @@ def record_to_sample(record: dict[str, Any]) -> Sample:
     if not record["pending"]:
         members.append(render_user_prompt(list(record["followup_premises"]), record["followup_conclusion"]))
     metadata = {k: v for k, v in record.items() if k not in ("id", "label")}
+    # builds made before expectations were recorded (build revision 1) state none: LLMorph's claim, unproven for
+    # a difference relation, assumed otherwise
+    metadata.setdefault("followup_label", "")
+    metadata.setdefault("expectation", "unproven" if record.get("expected") == "difference" else "assumed")
     metadata["members"] = members
     return Sample(id=record["id"], input=source, target=record["label"], metadata=metadata)

@@ -1,10 +1,11 @@
 r"""LLMorph baseline: lexical metamorphic relations on LGMT's source cases (Cho, Ruberto and Terragni, ICSME 2025).
 
 Each sample is one group: a source entailment problem (the same source cases as the LGMT tasks) and a follow-up
-whose English was changed by one of LLMorph's text-level relations (Table II ids: typos, leet, capitalisation, an
-irrelevant sentence, shuffled sentences, or an LLM's synonym substitution, paraphrase, back-translation, voice change
-or negation). The model answers both with LGMT's prompts; the scorer reports LGMT's metrics (MVR, Acc_static,
-Acc_cons, HDR, FUR) and LLMorph's confusion matrix, per relation, with MR-49 (no change) as the noise floor.
+whose English was changed by one of the 28 relations LLMorph runs on NLI (Table II ids: typos, leet, capitalisation,
+an irrelevant premise, reordered premises, or an LLM's synonym or antonym substitution, paraphrase, back-translation,
+voice or tense change, negation, generated premises and hypotheses). The model answers both with LGMT's prompts;
+the scorer reports LGMT's metrics (MVR, Acc_static, Acc_cons, HDR, FUR) and LLMorph's confusion matrix, per
+relation, with MR-49 (no change) as the noise floor.
 
 Examples:
     inspect eval lgmt_tasks/lexical --model openai/gpt-4o-mini -T mr=function -T part=premises
@@ -21,10 +22,10 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.model import Model
 
-from lgmt_tasks.lexical.catalogue import resolve_mrs, resolve_parts
+from lgmt_tasks.lexical.catalogue import DEFAULT_STYLE, STYLES, resolve_mrs, resolve_parts
 from lgmt_tasks.lexical.dataset import load_lexical_rows, record_to_sample
 from lgmt_tasks.scorers.lexical import OUTPUTS, lexical_consistency
-from lgmt_tasks.scorers.lexical_metrics import DIFFERENT_THRESHOLD, EQUIVALENT_THRESHOLD
+from lgmt_tasks.scorers.lexical_text_relation import DEFAULT_THRESHOLD_MODE
 from lgmt_tasks.solvers.lexical import lexical_generate
 from lgmt_tasks.solvers.prompts import check_prompting
 from lgmt_tasks.suites import suite
@@ -48,8 +49,11 @@ def lexical(
     transformer_cache: bool = True,
     seed: int = 0,
     per_mr: int = 100,
-    equivalent_threshold: float = EQUIVALENT_THRESHOLD,
-    different_threshold: float = DIFFERENT_THRESHOLD,
+    style: str = DEFAULT_STYLE,
+    thresholds: str = DEFAULT_THRESHOLD_MODE,
+    equivalent_threshold: float | None = None,
+    different_threshold: float | None = None,
+    embedding_model: str | None = None,
     dataset: str | None = None,
     revision: str | None = None,
     prefill: bool = False,
@@ -65,15 +69,22 @@ def lexical(
         source_path: File or folder of the source records (required unless source=generated).
         prompting: One of LGMT's four prompting strategies (default zero_shot_cot, as in LGMT).
         output: `label` (compare the parsed labels) or `text` (compare the completions by sentence-embedding
-            similarity, all-MiniLM-L6-v2, LLMorph's thresholds).
-        transformer_model: The Inspect model that makes the LLM-based follow-ups (MR-8, 51, 120, 136, 152) at eval
-            time; needed only for those relations when `dataset` does not already hold their follow-ups.
+            similarity, as LLMorph's QA and RE tasks do).
+        transformer_model: The Inspect model that makes the LLM-based follow-ups (`-T mr=llm`) at eval time; needed
+            only for those relations when `dataset` does not already hold their follow-ups.
         transformer_cache: Cache transformer calls across epochs and runs, so that every epoch sees the same
             follow-ups (default true).
         seed: Build seed (the same seed gives the same groups, and the same source cases as LGMT).
         per_mr: Groups per relation and part.
-        equivalent_threshold: With output=text, outputs are equivalent iff their similarity is at least this.
-        different_threshold: With output=text, outputs are different iff their similarity is below this.
+        style: The function-based transformations: `llmorph` (LLMorph's own algorithms and nlpaug, the default) or
+            `clean` (ours: only characters a relation can change are drawn, original spacing kept).
+        thresholds: With output=text, `code` (LLMorph's code, the default: equivalence iff similarity ≥ 0.4 or one
+            text contains the other, difference iff < 0.8 and neither contains the other) or `paper` (its §IV
+            wording: equivalence iff ≥ 0.8, difference iff < 0.4).
+        equivalent_threshold: With output=text, override the mode's equivalence threshold (similarity ≥ it).
+        different_threshold: With output=text, override the mode's difference threshold (similarity < it).
+        embedding_model: With output=text, a sentence-transformers folder or Hub id (default: the packaged
+            all-MiniLM-L6-v2; LLMorph used paraphrase-MiniLM-L6-v2).
         dataset: A folder written by `lgmt build lexical`, or a Hub dataset id, to evaluate instead of building.
         revision: Hub revision of `dataset`.
         prefill: Open the answers of the model under test with the JSON the prompting asks for (`{"label": "` or
@@ -98,10 +109,21 @@ def lexical(
             "are compared by similarity, and the prefilled opening common to both would inflate it); use "
             "output=label with prefill=true (any prompting), or prefill=false with any output"
         )
+    if style not in STYLES:
+        raise ValueError(f"style={style!r}: expected one of {', '.join(STYLES)}")
     check_prompting(prompting)
+    scorer = lexical_consistency(output, thresholds, equivalent_threshold, different_threshold, embedding_model)
     mrs, parts = resolve_mrs(mr), resolve_parts(part)
     rows = load_lexical_rows(
-        mrs, parts, source=source, source_path=source_path, per_mr=per_mr, seed=seed, dataset=dataset, revision=revision
+        mrs,
+        parts,
+        source=source,
+        source_path=source_path,
+        per_mr=per_mr,
+        seed=seed,
+        style=style,
+        dataset=dataset,
+        revision=revision,
     )
     pending = sorted({r["mr"] for r in rows if r["pending"]})
     if pending and transformer_model is None:
@@ -114,7 +136,7 @@ def lexical(
         solver=lexical_generate(
             prompting, transformer=transformer_model if pending else None, cache=transformer_cache, prefill=prefill
         ),
-        scorer=lexical_consistency(output, equivalent_threshold, different_threshold),
+        scorer=scorer,
         version=VERSION,
     )
 

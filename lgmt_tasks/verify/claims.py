@@ -16,7 +16,7 @@ Per suite (the builders prove exactly these with Z3; here they are re-stated so 
   construction claims of §2.1 (no single proposition entails an entailed option; a missing-premise question's
   distractors are not entailed by the full content), as in `builders.divlogiceval.answer_key_claims`.
 * QMFOL: the label with the distractors, and the same label without them (the distractor property).
-* lexical: the source label only; its follow-ups are English rewrites with no FOL, so they carry no logical claim.
+* lexical: the source label; the follow-up label where the row says it is proven (MR-19, MR-84, MR-152).
 
 A row whose column is missing or of the wrong type, or whose label is not one of the allowed values, gives a claim
 marked `malformed` (counted as unparsable with the row id), never an exception.

@@ -9,8 +9,9 @@ differ:
   by `lgmt build lexical` / a Hub dataset (`dataset`), which may also hold LLM follow-ups made with
   `--transformer-model`. A pending LLM row (its follow-up still to be made by a transformer) cannot be evaluated
   here (lm-eval has no second model), and is refused with a message saying how to build it;
-- each group is scored with `lexical_metrics.lexical_outcome` on the parsed labels: equivalence for every relation
-  but MR-152 (difference). Only the label output relation: free-text similarity is the Inspect task's `output=text`.
+- each group is scored with `lexical_metrics.lexical_outcome` on the parsed labels, with the relation's output
+  relation (equivalence, difference or not_inverse) and the row's expected follow-up label. Only the label output
+  relation: free-text similarity is the Inspect task's `output=text`.
 
 Metrics: LGMT's `mvr`, `acc_static`, `acc_cons`, `hdr`, `fur`, `unparsed_rate` (the same aggregation functions as
 LGMT's, `_requests.RATE_AGGREGATIONS`), LLMorph's confusion matrix `cm_pass_correct`, `cm_pass_wrong`,
@@ -31,7 +32,7 @@ from typing import Any
 
 import datasets
 
-from lgmt_tasks.lexical.catalogue import FUNCTION_BASED, resolve_mrs, resolve_parts
+from lgmt_tasks.lexical.catalogue import DEFAULT_STYLE, FUNCTION_BASED, resolve_mrs, resolve_parts
 from lgmt_tasks.lexical.dataset import load_lexical_rows
 from lgmt_tasks.scorers.answers import parse_label
 from lgmt_tasks.scorers.lexical_metrics import LEXICAL_KEYS, confusion_cell, label_violation, lexical_outcome
@@ -52,7 +53,7 @@ DEFAULT_PER_MR = 20
 
 PARAMS = Parameters(
     suite="lexical",
-    dataset=("mr", "part", "per_mr", "seed", "source", "source_path", "dataset", "dataset_revision"),
+    dataset=("mr", "part", "per_mr", "seed", "source", "source_path", "style", "dataset", "dataset_revision"),
     task=("prompting",),
 )
 """The parameters: `--metadata` may override the dataset parameters and `prompting`."""
@@ -74,6 +75,7 @@ def load_docs(
     seed: int = 0,
     source: str = "generated",
     source_path: str | None = None,
+    style: str = DEFAULT_STYLE,
     dataset: str | None = None,
     dataset_revision: str | None = None,
     **_ignored: Any,
@@ -87,6 +89,7 @@ def load_docs(
         seed: Build seed.
         source: Source cases: `generated`, `folio`, `proverqa` or `logicnli`.
         source_path: File or folder of the source records (required unless `source="generated"`).
+        style: The function-based transformations: `llmorph` (LLMorph's algorithms) or `clean` (ours).
         dataset: A folder written by `lgmt build lexical`, or a Hub dataset id, to read instead of building.
         dataset_revision: Hub revision of `dataset`.
         **_ignored: Anything else (lm-eval passes the whole metadata, model arguments included).
@@ -104,6 +107,7 @@ def load_docs(
         source_path=source_path,
         per_mr=int(per_mr),
         seed=int(seed),
+        style=style,
         dataset=dataset,
         revision=dataset_revision,
     )
@@ -125,7 +129,9 @@ class LexicalTask(LabelGroupTask):
 
 def _per_metric(doc: Mapping[str, Any], source: str | None, followup: str | None) -> dict[str, dict[str, int]]:
     violation = None if source is None or followup is None else label_violation(doc["expected"], source, followup)
-    outcome = lexical_outcome(doc["expected"], doc["label"], source, followup, violation)
+    outcome = lexical_outcome(
+        doc["expected"], doc["label"], source, followup, violation, str(doc.get("followup_label") or "")
+    )
     elsewhere = dict.fromkeys(LEXICAL_KEYS, 0)  # another relation's metric: this group is not in its denominator
     return {
         **dict.fromkeys((*RATE_NAMES, *CELLS), outcome),

@@ -1,9 +1,11 @@
 """Helpers of the lexical tests: the scripted transformer and model under test, and the expected metrics.
 
-Three generated source cases (gold False, True, Unknown) are used by every variant. The model under test answers
-each source the same way in every group (correctly for False and Unknown, wrongly for True), and each follow-up as
-scripted in `PLAN`, so that every LLMorph confusion-matrix cell, an unparsed answer and a discarded LLM follow-up
-(MR-152 made at eval time by a scripted transformer) occur a known number of times.
+Three generated source cases (gold False, True, Unknown) are used by every variant but MR-152 on the conclusion,
+whose groups have sources False, True, False (negating an Unknown conclusion keeps it Unknown, so the builder drops
+those groups). The model under test answers each source the same way in every group (correctly for False and
+Unknown, wrongly for True), and each follow-up as scripted in `PLAN`, so that every LLMorph confusion-matrix cell, an
+unparsed answer and a discarded LLM follow-up (MR-152 made at eval time by a scripted transformer that leaves the
+True source's conclusion unchanged) occur a known number of times.
 """
 
 from __future__ import annotations
@@ -29,8 +31,8 @@ VARIANTS = {
 }
 WRONG_SOURCE = "True"  # the gold label whose source the model answers wrongly
 
-# Follow-up behaviour per variant and source gold label: same (as the source), differ, unparsed, or fail (the
-# transformer returns the text unchanged, so the group is discarded).
+# Follow-up behaviour per variant and source gold label: same (as the source), differ, gold (the row's proven
+# follow-up label), unparsed, or fail (the transformer returns the text unchanged, so the group is discarded).
 PLAN = {
     ("MR-1", "False"): "differ",  # ③
     ("MR-1", "True"): "same",  # ②
@@ -44,37 +46,38 @@ PLAN = {
     ("MR-102", "False"): "differ",  # ③
     ("MR-102", "True"): "differ",  # ④
     ("MR-102", "Unknown"): "same",  # ①
-    ("MR-152", "False"): "differ",  # ① (difference expected: the relation holds)
-    ("MR-152", "True"): "same",  # ④ (the answer did not change)
-    ("MR-152", "Unknown"): "fail",  # discarded
+    ("MR-152", "False"): "gold",  # ① twice (the proven follow-up label True: the answer changed correctly)
+    ("MR-152", "True"): "fail",  # discarded
 }
 
 COMPARED = 13
 EXPECTED = {
-    "mvr": 5 / COMPARED,
-    "acc_static": 9 / COMPARED,
-    "acc_cons": 6 / COMPARED,
+    "mvr": 4 / COMPARED,
+    "acc_static": 10 / COMPARED,
+    "acc_cons": 7 / COMPARED,
     "hdr": 3 / COMPARED,
     "fur": 2 / COMPARED,
     "unparsed_rate": 2 / 15,
-    "cm_pass_correct": 6 / COMPARED,
+    "cm_pass_correct": 7 / COMPARED,
     "cm_pass_wrong": 2 / COMPARED,
     "cm_fail_correct": 3 / COMPARED,
-    "cm_fail_wrong": 2 / COMPARED,
+    "cm_fail_wrong": 1 / COMPARED,
     "discarded_rate": 1 / 15,
     "mvr_MR-1": 1 / 3,
     "mvr_MR-49": 0.0,
     "mvr_MR-84": 1 / 2,
     "mvr_MR-102": 2 / 3,
-    "mvr_MR-152": 1 / 2,
+    "mvr_MR-152": 0.0,
     "hdr_MR-1": 1 / 3,
     "hdr_MR-49": 0.0,
     "hdr_MR-84": 1 / 2,
     "hdr_MR-102": 1 / 3,
     "hdr_MR-152": 0.0,
     "mvr_premises": 2 / 5,
-    "mvr_conclusion": 3 / 5,
+    "mvr_conclusion": 2 / 5,
     "mvr_none": 0.0,
+    "mvr_proven": 1 / 4,  # MR-84 (one of two compared) and MR-152 (none of two)
+    "mvr_assumed": 3 / 9,  # MR-1, MR-49, MR-102
 }
 
 
@@ -93,7 +96,7 @@ def output(text: str) -> ModelOutput:
 
 
 class Transformer:
-    """Negates a sentence; returns the Unknown-gold source's conclusion unchanged (a failed transformation)."""
+    """Negates a sentence; returns one given sentence unchanged (a failed transformation)."""
 
     def __init__(self, unchanged: str) -> None:
         self.unchanged = unchanged
@@ -122,6 +125,8 @@ class Answerer:
                 self.script[followup] = f"Step 1: ...\nThe answer is {source_answer}."
             elif behaviour == "differ":
                 self.script[followup] = f'{{"label": "{other(source_answer)}"}}'
+            elif behaviour == "gold":
+                self.script[followup] = f'{{"label": "{row["followup_label"]}"}}'
             elif behaviour == "unparsed":
                 self.script[followup] = "It could be True or False."
         self.calls: Counter[str] = Counter()
@@ -133,8 +138,8 @@ class Answerer:
 
 
 def run(repo: str, tmp_path: Path, rows: list[dict[str, Any]], **task_args: Any) -> tuple[EvalLog, Answerer, Any]:
-    unknown = next(r for r in rows if r["label"] == "Unknown")["conclusion"]
-    transformer = Transformer(unknown)
+    unchanged = next(r for r in rows if r["mr"] == "MR-152" and r["label"] == "True")["conclusion"]
+    transformer = Transformer(unchanged)
     answerer = Answerer(rows)
     task = lexical(
         dataset=repo,

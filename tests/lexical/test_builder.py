@@ -75,12 +75,9 @@ def test_variants_and_counts(built, rows):
         by_variant[(row["mr"], row["part"])] = by_variant.get((row["mr"], row["part"]), 0) + 1
     assert by_variant[("MR-49", "none")] == 2
     assert not any(mr == "MR-49" and part != "none" for mr, part in by_variant)
-    # generated conclusions are single sentences: MR-19 can only reorder premises
-    assert ("MR-19", "conclusion") not in by_variant and by_variant[("MR-19", "premises")] == 2
-    assert built.stats.dropped["MR-19/conclusion"]["nothing to change in the conclusion"] == CASES
-    for mr in LEXICAL_RELATIONS:
-        if mr not in ("MR-19", "MR-49"):
-            assert all(by_variant[(mr, part)] == 2 for part in ("premises", "conclusion", "both")), mr
+    # each relation is built on exactly the parts LLMorph transforms for NLI (MR-19 and MR-84: the premises)
+    assert set(by_variant) == {(mr, part) for mr, r in LEXICAL_RELATIONS.items() for part in r.parts}
+    assert all(n == 2 for n in by_variant.values()), by_variant
     assert list(built.dataset.features) == list(FEATURES)
     assert [r["id"] for r in rows] == sorted(r["id"] for r in rows)
     assert len({r["id"] for r in rows}) == len(rows)
@@ -110,7 +107,7 @@ def test_card_and_round_trip(built, rows, tmp_path):
     assert [dict(r) for r in load_dataset_repo(out)] == rows
     card = (out / "README.md").read_text()
     assert "lgmt build lexical --source generated --mr MR-1" in card
-    assert "MR-152 | add negation | llm | difference" in card
+    assert "MR-152 | add negation | llm | difference" in card and "`followup_label`" in card
     assert build_command(LexicalConfig(), "x") == "lgmt build lexical --source generated --seed 0 --out x"
 
 
@@ -171,7 +168,34 @@ def test_build_with_a_transformer_fills_in_and_refills():
 def test_an_empty_build_keeps_its_columns():
     build = build_lexical(LexicalConfig(mrs=("MR-19",), parts=("conclusion",), per_mr=2, generated_cases=CASES))
     assert len(build.dataset) == 0 and list(build.dataset.features) == list(FEATURES)
-    assert build.stats.dropped["MR-19/conclusion"] == {"nothing to change in the conclusion": CASES}
+    assert build.stats.notes["groups"] == 0  # MR-19 reorders premises only: no conclusion variant
+
+
+def test_sources_a_relation_is_not_tested_on_are_dropped_and_counted(rows, built):
+    by_mr: dict[str, set[str]] = {}
+    for row in rows:
+        by_mr.setdefault(row["mr"], set()).add(row["label"])
+    for mr in ("MR-10", "MR-25", "MR-34"):  # difference with no logical reading: LLMorph's non-neutral filter
+        assert "Unknown" not in by_mr[mr]
+        reasons = set(built.stats.dropped.get(f"{mr}/premises", {}))
+        assert reasons <= {"source label not in False/True (the relation's expected change needs it)"}
+    for mr in ("MR-77", "MR-78", "MR-79", "MR-80"):  # LLMorph tests them on entailment sources only
+        assert by_mr[mr] == {"True"}
+
+
+def test_expectations_are_stated_and_proven_where_the_relation_has_a_logical_reading(rows):
+    for row in rows:
+        relation = LEXICAL_RELATIONS[row["mr"]]
+        if row["mr"] in ("MR-19", "MR-84", "MR-152"):
+            assert row["expectation"] == "proven" and row["followup_label"]
+            proven = entailment([parse(p) for p in row["followup_premises_fol"]], parse(row["followup_conclusion_fol"]))
+            assert proven.value == row["followup_label"], row["id"]
+            assert (row["followup_label"] != row["label"]) == (relation.expected == "difference")
+        elif relation.expected == "equivalence":
+            assert row["expectation"] == "assumed" and row["followup_label"] == row["label"]
+        else:
+            assert row["followup_label"] == "" and not row["followup_premises_fol"]
+            assert row["expectation"] == ("unproven" if relation.expected == "difference" else "assumed")
 
 
 def test_the_loader_refuses_an_empty_selection(built, tmp_path):

@@ -16,9 +16,9 @@ from lgmt_tasks.scorers.lexical_metrics import (
     discarded_rate,
     flakiness_counts,
     flakiness_histogram,
+    followup_is_correct,
     label_violation,
     lexical_outcome,
-    similarity_violation,
 )
 from lgmt_tasks.scorers.pairwise import OUTCOME_KEYS, acc_cons, acc_static, fur, group_outcome, hdr, mvr
 
@@ -75,30 +75,24 @@ def test_an_unreadable_answer_never_satisfies_a_relation(violation):
 
 
 @pytest.mark.parametrize(
-    ("expected", "similarity", "violated"),
-    [
-        ("equivalence", 0.95, False),
-        ("equivalence", 0.8, False),
-        ("equivalence", 0.79, True),
-        ("equivalence", 0.2, True),
-        ("difference", 0.2, False),
-        ("difference", 0.39, False),
-        ("difference", 0.4, True),
-        ("difference", 0.6, True),  # between the thresholds: not different enough
-        ("difference", 0.95, True),
-    ],
+    ("source", "followup", "violated"),
+    [("True", "False", True), ("False", "True", True), ("True", "Unknown", False), ("True", "True", False)],
 )
-def test_similarity_thresholds(expected, similarity, violated):
-    assert similarity_violation(expected, similarity) is violated
+def test_not_inverse_forbids_only_true_against_false(source, followup, violated):
+    assert label_violation("not_inverse", source, followup) is violated
 
 
-def test_similarity_thresholds_are_configurable_and_checked():
-    assert similarity_violation("equivalence", 0.7, equivalent=0.6, different=0.3) is False
-    with pytest.raises(ValueError, match="0 <= different <= equivalent <= 1"):
-        similarity_violation("equivalence", 0.7, equivalent=0.3, different=0.6)
-    with pytest.raises(ValueError, match="NaN"):
-        similarity_violation("equivalence", math.nan)
-    with pytest.raises(ValueError, match="'equivalence' or 'difference'"):
+def test_followup_correctness_uses_the_stated_gold_label_first():
+    # MR-152 with a proven follow-up label: only that label is right, not any other change
+    assert followup_is_correct("difference", "True", "False", "False")
+    assert not followup_is_correct("difference", "True", "Unknown", "False")
+    # no stated label: the relation's claim against the source's gold
+    assert followup_is_correct("difference", "True", "Unknown")
+    assert not followup_is_correct("not_inverse", "True", "False")
+    assert followup_is_correct("not_inverse", "True", "Unknown")
+    outcome = lexical_outcome("difference", "True", "True", "Unknown", False, "False")
+    assert outcome["violation"] == 0 and outcome["followup_correct"] == 0 and outcome["consistent_correct"] == 0
+    with pytest.raises(ValueError, match="equivalence, difference, not_inverse"):
         label_violation("opposite", "True", "False")
 
 

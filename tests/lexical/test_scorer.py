@@ -53,9 +53,23 @@ async def test_a_hidden_defect_is_cell_three_and_explained():
 
 
 async def test_difference_relation_holds_when_the_answer_changes():
-    result = await score(['{"label": "True"}', '{"label": "False"}'], expected="difference", mr="MR-152")
+    result = await score(
+        ['{"label": "True"}', '{"label": "False"}'], expected="difference", mr="MR-25", expectation="unproven"
+    )
     assert cell_of(result.value) == "cm_pass_correct"  # type: ignore[arg-type]
-    assert result.explanation is not None and "The follow-up's gold label is unknown" in result.explanation
+    assert result.explanation is not None and "the relation's claim is unproven" in result.explanation
+
+
+async def test_a_proven_followup_label_decides_followup_correctness():
+    result = await score(
+        ['{"label": "True"}', '{"label": "Unknown"}'],
+        expected="difference",
+        mr="MR-152",
+        followup_label="False",
+        expectation="proven",
+    )
+    assert result.value["violation"] == 0 and result.value["followup_correct"] == 0  # type: ignore[index]
+    assert result.explanation is not None and "Expected follow-up answer: False, proven." in result.explanation
 
 
 async def test_unparsed_answer_is_not_compared():
@@ -88,11 +102,13 @@ async def test_malformed_input_names_the_sample(responses, gold, metadata, messa
 def test_scorer_arguments_are_checked():
     with pytest.raises(ValueError, match="output='json'"):
         lexical_consistency(output="json")
-    with pytest.raises(ValueError, match="0 <= different <= equivalent <= 1"):
-        lexical_consistency(equivalent_threshold=0.2, different_threshold=0.5)
+    with pytest.raises(ValueError, match="different_threshold=1.5: must be between 0 and 1"):
+        lexical_consistency(different_threshold=1.5)
+    with pytest.raises(ValueError, match="thresholds='mean'"):
+        lexical_consistency(thresholds="mean")
 
 
 def test_metrics_reject_foreign_scores():
     with pytest.raises(ValueError, match="Sample x: lexical metrics need a dict score"):
         lexical_outcomes([SampleScore(score=Score(value={"violation": 1}), sample_id="x")])
-    assert len(lexical_metrics()) == 6 + 6 + 4 + 1 + 3
+    assert len(lexical_metrics()) == 6 + 6 + 4 + 1 + 4  # rates, stderrs, cells, discarded, four breakdowns

@@ -15,7 +15,7 @@ from inspect_ai import eval
 from inspect_ai.model import ChatMessage, ModelOutput, get_model
 
 from lgmt_tasks.lexical.task import lexical
-from lgmt_tasks.scorers.lexical_metrics import similarity_violation
+from lgmt_tasks.scorers.lexical_text_relation import text_violation
 from lgmt_tasks.solvers.prompts import render_user_prompt
 from tests.lexical.helpers import metrics, other, output
 
@@ -45,6 +45,44 @@ def test_model_folder_is_the_packaged_one():
     assert (model_folder() / "model.safetensors").exists()
 
 
+@pytest.mark.slow
+def test_the_embedding_model_can_be_chosen_by_folder(embedder, monkeypatch):
+    from lgmt_tasks.scorers.lexical_similarity import embedder as choose
+    from lgmt_tasks.scorers.lexical_similarity import minilm, model_folder, similarity
+
+    assert choose(None) is minilm() is embedder
+    chosen = choose(str(model_folder()))  # the packaged folder named explicitly: a path, loaded offline
+    assert chosen is not embedder and chosen is choose(str(model_folder()))  # one load per model
+    assert chosen.folder == model_folder() and chosen.name == str(model_folder())
+    assert similarity(chosen, *PARAPHRASE) == pytest.approx(similarity(embedder, *PARAPHRASE), abs=1e-6)
+    monkeypatch.chdir(model_folder().parent)
+    assert choose("./model") is chosen and choose("model") is chosen  # cached by the resolved folder
+
+
+def test_a_missing_embedding_folder_is_named(tmp_path, monkeypatch):
+    from lgmt_tasks.scorers.lexical_similarity import check_model, embedder
+
+    check_model(None)
+    check_model("sentence-transformers/paraphrase-MiniLM-L6-v2")  # a Hub id: not loaded here
+    check_model("all-MiniLM-L6-v2")
+    with pytest.raises(FileNotFoundError, match="embedding_model=.*nowhere.*no such folder.*model folder"):
+        check_model(str(tmp_path / "nowhere"))
+    with pytest.raises(FileNotFoundError, match="nowhere.*no such folder"):
+        embedder(str(tmp_path / "nowhere"))  # before anything is loaded
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "models").mkdir()
+    for path in ("./nowhere", "~/lgmt-no-such-model-folder", "a/b/c", "models/minilm"):
+        with pytest.raises(FileNotFoundError, match="no such folder"):
+            check_model(path)
+    with pytest.raises(FileNotFoundError, match="has no modules.json or config.json"):
+        check_model("models")  # a folder, but not a model's
+    (tmp_path / "file.txt").write_text("")
+    with pytest.raises(FileNotFoundError, match="no such folder"):
+        check_model("file.txt")
+    with pytest.raises(ValueError, match="embedding_model=' '"):
+        check_model(" ")
+
+
 def test_cosine():
     from lgmt_tasks.scorers.lexical_similarity import cosine
 
@@ -60,10 +98,11 @@ def test_known_pairs_with_the_real_model(embedder):
     paraphrase = similarity(embedder, *PARAPHRASE)
     unrelated = similarity(embedder, *UNRELATED)
     assert paraphrase >= 0.8 and unrelated < 0.4
-    assert not similarity_violation("equivalence", paraphrase)  # a paraphrase is equivalent
-    assert similarity_violation("equivalence", unrelated)
-    assert not similarity_violation("difference", unrelated)  # an unrelated text is different
-    assert similarity_violation("difference", paraphrase)
+    for mode in ("code", "paper"):
+        assert not text_violation("equivalence", *PARAPHRASE, paraphrase, mode)  # a paraphrase is equivalent
+        assert text_violation("equivalence", *UNRELATED, unrelated, mode)
+        assert not text_violation("difference", *UNRELATED, unrelated, mode)  # an unrelated text is different
+        assert text_violation("difference", *PARAPHRASE, paraphrase, mode)
     assert similarity(embedder, "Same text.", "Same text.") == pytest.approx(1.0, abs=1e-5)
     # LLMorph's output-relation false positive (FP_o): two JSON answers with different labels look "equivalent"
     assert similarity(embedder, '{"label": "True"}', '{"label": "False"}') >= 0.8

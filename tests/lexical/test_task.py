@@ -69,7 +69,9 @@ def test_pending_rows_need_a_transformer(repo):
         ({"output": "json"}, "output='json'"),
         ({"prompting": "cot"}, "prompting must be one of"),
         ({"source": "snli"}, "source='snli'"),
-        ({"equivalent_threshold": 0.3}, "0 <= different <= equivalent <= 1"),
+        ({"equivalent_threshold": 1.3}, "equivalent_threshold=1.3: must be between 0 and 1"),
+        ({"thresholds": "mean"}, "thresholds='mean': expected one of code, paper"),
+        ({"style": "neat"}, "style='neat': expected one of llmorph, clean"),
     ],
 )
 def test_task_arguments_are_checked(repo, kwargs, message):

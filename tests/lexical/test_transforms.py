@@ -1,4 +1,8 @@
-"""Every function-based LLMorph transformation: seeded, deterministic, and changing only what it should."""
+"""Every function-based LLMorph transformation: seeded, deterministic, and changing only what it should.
+
+The exact-edit tests are of the `clean` style (ours); LLMorph's own style is measured against a reference
+re-implementation of its code in `test_transforms_llmorph.py`. Properties shared by both styles run on both.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,9 @@ from collections.abc import Sequence
 import pytest
 
 from lgmt_tasks.lexical import transforms as t
+from lgmt_tasks.lexical.catalogue import DEFAULT_STYLE as CATALOGUE_DEFAULT_STYLE
 from lgmt_tasks.lexical.catalogue import FUNCTION_BASED
+from lgmt_tasks.lexical.catalogue import STYLES as CATALOGUE_STYLES
 
 PREMISES = [
     "For all x, if x is a poet, then x writes sonnets.",
@@ -20,19 +26,6 @@ PREMISES = [
 ]
 CONCLUSION = "Alice is patient."
 TWO_SENTENCES = "Alice is patient. Bob is quiet."
-
-LETTER_LEVEL = {
-    "MR-1": t.replace_characters,
-    "MR-2": t.delete_characters,
-    "MR-3": t.leet,
-    "MR-4": t.add_characters,
-    "MR-5": t.add_spaces,
-    "MR-6": t.swap_characters,
-    "MR-7": t.shuffle_characters,
-    "MR-102": t.capitalise,
-    "MR-126": t.keyboard_mistakes,
-    "MR-128": t.ocr_errors,
-}
 
 
 def letters(units: Sequence[str]) -> int:
@@ -47,13 +40,29 @@ def diff_positions(a: str, b: str) -> list[int]:
 # ----------------------------------------------------------------------------------------- shared properties
 
 
-def test_every_function_based_relation_has_a_transformation():
-    assert set(t.TRANSFORMS) == set(FUNCTION_BASED)
+def test_every_function_based_relation_has_a_transformation_in_every_style():
+    assert t.STYLES == ("llmorph", "clean") and t.DEFAULT_STYLE == "llmorph"
+    assert set(t.TRANSFORMS_BY_STYLE) == set(t.STYLES)
+    for style in t.STYLES:
+        assert list(t.TRANSFORMS_BY_STYLE[style]) == list(FUNCTION_BASED)
+    assert t.TRANSFORMS is t.TRANSFORMS_BY_STYLE[t.DEFAULT_STYLE] is t.LLMORPH_TRANSFORMS
 
 
-@pytest.mark.parametrize("mr", sorted(t.TRANSFORMS))
-def test_same_seed_same_output_and_inputs_untouched(mr):
-    transform = t.TRANSFORMS[mr]
+def test_styles_agree_with_the_catalogue():
+    assert t.STYLES == CATALOGUE_STYLES and t.DEFAULT_STYLE == CATALOGUE_DEFAULT_STYLE
+
+
+def test_sentence_relations_are_the_same_in_both_styles():
+    for mr in ("MR-19", "MR-49", "MR-84", "MR-102"):
+        assert t.LLMORPH_TRANSFORMS[mr] is t.CLEAN_TRANSFORMS[mr]
+    for mr in ("MR-1", "MR-2", "MR-3", "MR-4", "MR-5", "MR-6", "MR-7", "MR-126", "MR-128"):
+        assert t.LLMORPH_TRANSFORMS[mr] is not t.CLEAN_TRANSFORMS[mr]
+
+
+@pytest.mark.parametrize("style", t.STYLES)
+@pytest.mark.parametrize("mr", FUNCTION_BASED)
+def test_same_seed_same_output_and_inputs_untouched(mr, style):
+    transform = t.get_transform(mr, style)
     units = list(PREMISES)
     first = transform(units, random.Random(7), frozenset())
     second = transform(list(PREMISES), random.Random(7), frozenset())
@@ -61,15 +70,18 @@ def test_same_seed_same_output_and_inputs_untouched(mr):
     assert units == PREMISES  # never mutates its input
 
 
-@pytest.mark.parametrize("mr", sorted(set(t.TRANSFORMS) - {"MR-49", "MR-102"}))
-def test_different_seeds_give_different_outputs(mr):
-    outputs = {tuple(t.TRANSFORMS[mr](PREMISES, random.Random(seed), frozenset()) or ()) for seed in range(6)}
+@pytest.mark.parametrize("style", t.STYLES)
+@pytest.mark.parametrize("mr", sorted(set(FUNCTION_BASED) - {"MR-49", "MR-102"}))
+def test_different_seeds_give_different_outputs(mr, style):
+    transform = t.get_transform(mr, style)
+    outputs = {tuple(transform(PREMISES, random.Random(seed), frozenset()) or ()) for seed in range(6)}
     assert len(outputs) > 1
 
 
-@pytest.mark.parametrize("mr", sorted(set(t.TRANSFORMS) - {"MR-49"}))
-def test_every_relation_changes_the_premises(mr):
-    out = t.TRANSFORMS[mr](PREMISES, random.Random(0), frozenset())
+@pytest.mark.parametrize("style", t.STYLES)
+@pytest.mark.parametrize("mr", sorted(set(FUNCTION_BASED) - {"MR-49"}))
+def test_every_relation_changes_the_premises(mr, style):
+    out = t.get_transform(mr, style)(PREMISES, random.Random(0), frozenset())
     assert out is not None and out != PREMISES
 
 
@@ -244,7 +256,7 @@ def test_mr128_only_makes_ocr_confusions(seed):
 @pytest.mark.parametrize("mr", sorted(set(t.TRANSFORMS) - {"MR-49", "MR-19"}))
 @pytest.mark.parametrize("part", ["premises", "conclusion", "both"])
 def test_apply_changes_exactly_the_requested_part(mr, part):
-    result = t.apply_function(mr, PREMISES, CONCLUSION, part, random.Random(1))
+    result = t.apply_function(mr, PREMISES, CONCLUSION, part, random.Random(1), style="clean")
     assert isinstance(result, t.FollowUpText), result
     assert (result.premises != tuple(PREMISES)) == (part in ("premises", "both"))
     assert (result.conclusion != CONCLUSION) == (part in ("conclusion", "both"))
@@ -252,8 +264,25 @@ def test_apply_changes_exactly_the_requested_part(mr, part):
     assert result.changed_premises == t.changed_indices(PREMISES, result.premises)
 
 
-def test_apply_is_deterministic_per_seed():
-    runs = {t.apply_function("MR-126", PREMISES, CONCLUSION, "both", random.Random(5)) for _ in range(3)}
+@pytest.mark.parametrize("mr", sorted(set(t.TRANSFORMS) - {"MR-49", "MR-19"}))
+@pytest.mark.parametrize("part", ["premises", "conclusion", "both"])
+def test_apply_llmorph_changes_only_the_requested_part(mr, part):
+    # LLMorph's picks may change nothing on a short conclusion (a leet pick on a consonant): then no follow-up
+    results = [t.apply_function(mr, PREMISES, CONCLUSION, part, random.Random(seed)) for seed in range(8)]
+    made = [r for r in results if isinstance(r, t.FollowUpText)]
+    assert len(made) >= 4, results
+    for result in made:
+        assert (result.premises != tuple(PREMISES)) == (part in ("premises", "both"))
+        assert (result.conclusion != CONCLUSION) == (part in ("conclusion", "both"))
+        assert result.changed_premises == t.changed_indices(PREMISES, result.premises)
+    for result in results:
+        assert isinstance(result, t.FollowUpText) or result.reason.startswith("nothing to change")
+
+
+@pytest.mark.parametrize("style", t.STYLES)
+@pytest.mark.parametrize("mr", ["MR-1", "MR-6", "MR-7", "MR-126", "MR-128"])
+def test_apply_is_deterministic_per_seed(mr, style):
+    runs = {t.apply_function(mr, PREMISES, CONCLUSION, "both", random.Random(5), style=style) for _ in range(3)}
     assert len(runs) == 1
 
 
@@ -286,9 +315,12 @@ def test_apply_rejects_unknown_relation_and_part():
         t.apply_function("MR-51", PREMISES, CONCLUSION, "premises", random.Random(0))
     with pytest.raises(ValueError, match="part="):
         t.apply_function("MR-1", PREMISES, CONCLUSION, "context", random.Random(0))
+    with pytest.raises(ValueError, match="style="):
+        t.apply_function("MR-1", PREMISES, CONCLUSION, "premises", random.Random(0), style="paper")
 
 
-def test_nothing_to_change_is_reported():
-    assert t.apply_function("MR-3", ["Bbb."], "Ccc.", "premises", random.Random(0)) == t.NotApplicable(
+@pytest.mark.parametrize("style", t.STYLES)
+def test_nothing_to_change_is_reported(style):
+    assert t.apply_function("MR-3", ["Bbb."], "Ccc.", "premises", random.Random(0), style=style) == t.NotApplicable(
         "nothing to change in the premises"
     )

@@ -59,9 +59,37 @@ LGMT = [
     sample("g3", "Unknown", ["maybe", "True", "False"], mr="MR-C3", category="MR-C"),
 ]
 LEXICAL = [
-    sample("l1", "True", ["True", "True"], mr="MR-49", part="premises", expected="equivalence", name="noise"),
-    sample("l2", "False", ["False", "True"], mr="MR-152", part="conclusion", expected="difference", name="negate"),
-    sample("l3", "True", ["True", "hmm"], mr="MR-1", part="both", expected="equivalence", name="characters"),
+    sample(
+        "l1",
+        "True",
+        ["True", "True"],
+        mr="MR-49",
+        part="premises",
+        expected="equivalence",
+        name="noise",
+        expectation="assumed",
+    ),
+    sample(
+        "l2",
+        "False",
+        ["False", "True"],
+        mr="MR-152",
+        part="conclusion",
+        expected="difference",
+        name="negate",
+        expectation="proven",
+        followup_label="True",
+    ),
+    sample(
+        "l3",
+        "True",
+        ["True", "hmm"],
+        mr="MR-1",
+        part="both",
+        expected="equivalence",
+        name="characters",
+        expectation="assumed",
+    ),
     sample(
         "l4",
         "True",
@@ -70,6 +98,7 @@ LEXICAL = [
         part="none",
         expected="equivalence",
         name="paraphrase",
+        expectation="unproven",
         transform={"ok": False, "reason": "empty transformer output"},
     ),
 ]
@@ -133,6 +162,7 @@ REGISTERED: dict[str, list[str | tuple[str, str, str]]] = {
         grouped("mvr", "mr", "mvr_{group_name}"),
         grouped("hdr", "mr", "hdr_{group_name}"),
         grouped("mvr", "part", "mvr_{group_name}"),
+        grouped("mvr", "expectation", "mvr_{group_name}"),
     ],
     "logicasker": [
         "lgmt_tasks/response_accuracy",
@@ -180,6 +210,7 @@ LOGGED: dict[str, set[str]] = {
         "discarded_rate",
         *(f"{rate}_{mr}" for rate in ("mvr", "hdr") for mr in ("MR-49", "MR-152", "MR-1", "MR-60")),
         *(f"mvr_{part}" for part in ("premises", "conclusion", "both", "none")),
+        *(f"mvr_{basis}" for basis in ("proven", "assumed", "unproven")),
     },
     "logicasker": {
         "response_accuracy",
