@@ -14,7 +14,7 @@ import evaluate
 
 from lgmt_tasks.metrics.info import STRING, module_info
 from lgmt_tasks.metrics.inputs import check_labels, read_answers, read_golds
-from lgmt_tasks.scorers.lexical_metrics import confusion_matrix, label_violation, lexical_outcome
+from lgmt_tasks.scorers.lexical_metrics import EXPECTED, confusion_matrix, label_violation, lexical_outcome
 from lgmt_tasks.scorers.pairwise import mvr, unparsed_rate
 
 _CITATION = """@inproceedings{cho2025llmorph,
@@ -28,9 +28,9 @@ _DESCRIPTION = """LLMorph's confusion matrix (Table VIII) puts the metamorphic o
 groups (a source case and one follow-up made by a text-level relation) whose answers both parsed: ① the relation
 holds and the source answer is right, ② it holds but the source answer is wrong (LGMT's FUR), ③ it is violated but
 the source answer is right (LGMT's HDR), ④ it is violated and the source answer is wrong. The four shares sum to 1.
-The relation holds, for `equivalence`, when the two answers are equal and, for `difference` (negation, MR-152), when
-they differ. MVR (violations / compared groups) and the unparsed rate (groups with an unparsed answer / all groups)
-are reported too."""
+The relation holds, for `equivalence`, when the two answers are equal, for `difference` (MR-10, 25, 34, 152) when
+they differ, and for `not_inverse` (MR-79, 80) when they are not True and False. MVR (violations / compared
+groups) and the unparsed rate (groups with an unparsed answer / all groups) are reported too."""
 
 _KWARGS_DESCRIPTION = """
 Args:
@@ -38,7 +38,8 @@ Args:
         `unparsed` for an answer the parser could not read.
     followup_predictions: per group, the parsed answer to the follow-up case, same values.
     references: per group, the gold label of the source case.
-    expected_relations: per group, the relation's expected output relation, `equivalence` or `difference`.
+    expected_relations: per group, the relation's expected output relation: `equivalence`, `difference` or
+        `not_inverse`.
     labels: the allowed answer labels (default `["True", "False", "Unknown"]`).
 Returns:
     cm_pass_correct, cm_pass_wrong, cm_fail_correct, cm_fail_wrong: cells ①–④ as shares of the compared groups (NaN
@@ -55,7 +56,7 @@ Examples:
      'unparsed_rate': 0.2}
 """
 
-RELATIONS: tuple[str, ...] = ("equivalence", "difference")
+RELATIONS: tuple[str, ...] = EXPECTED
 """The expected output relations of the lexical relations."""
 
 
