@@ -10,7 +10,7 @@ import datasets
 from inspect_ai.dataset import Sample
 
 from lgmt_tasks.builders.load import Build, load_selected_rows, where
-from lgmt_tasks.lexical.catalogue import LEXICAL_RELATIONS, NO_PART
+from lgmt_tasks.lexical.catalogue import DEFAULT_STYLE, LEXICAL_RELATIONS, NO_PART
 from lgmt_tasks.solvers.prompts import render_user_prompt
 
 
@@ -21,7 +21,7 @@ def load_lexical_rows(
     source_path: str | None = None,
     per_mr: int = 100,
     seed: int = 0,
-    style: str = "llmorph",
+    style: str = DEFAULT_STYLE,
     dataset: str | None = None,
     revision: str | None = None,
 ) -> datasets.Dataset:
