@@ -41,6 +41,9 @@ class Suite:
         evaluate_modules: The Hugging Face `evaluate` modules (`lgmt_tasks/metrics/<name>/`) of its metrics.
         extra_modules: Modules of the package besides `STANDARD_MODULES` whose import the parallel builders preload
             (they hold unit functions that worker processes run).
+        shortcut_battery: Whether the suite ships a shortcut battery (`lgmt_tasks/<name>/shortcuts.py`, `BATTERY`:
+            form-only heuristics that must stay near chance; `lgmt verify` runs it). The multiple-choice and yes/no
+            suites do; the pairwise suites compare a model with itself and have no answer key to guess.
     """
 
     name: str
@@ -57,6 +60,7 @@ class Suite:
     leaderboard_metrics: Mapping[str, str] = field(default_factory=dict)
     evaluate_modules: tuple[str, ...] = ()
     extra_modules: tuple[str, ...] = ()
+    shortcut_battery: bool = False
 
     @property
     def package(self) -> str:
@@ -76,7 +80,7 @@ def _same(*names: str) -> Mapping[str, str]:
     return {n: n for n in names}
 
 
-_PAIRWISE = ("mvr", "mvr_stderr", "acc_static", "acc_cons", "hdr", "fur")
+_PAIRWISE = ("mvr", "mvr_stderr", "acc_static", "acc_cons", "hdr", "fur", "acc_static_parsed", "acc_cons_parsed")
 
 SUITES: tuple[Suite, ...] = (
     Suite(
@@ -88,7 +92,7 @@ SUITES: tuple[Suite, ...] = (
   author  = {Zhou, Zenghui and Li, Man and Fang, Xiaoke and Zhou, Xinyi and Li, Weibin and Zheng, Zheng},
   year    = {2026}
 }""",
-        version="1-A",
+        version="2-A",
         tasks=("mr_e", "mr_e1", "mr_e2", "mr_s", "mr_p", "mr_c", "lgmt"),
         lm_eval_tasks=(
             "lgmt",
@@ -122,15 +126,21 @@ SUITES: tuple[Suite, ...] = (
   booktitle = {Proceedings of the 2024 Conference on Empirical Methods in Natural Language Processing},
   year      = {2024}
 }""",
-        version="1-A",
+        version="2-A",
         tasks=("logicasker",),
         lm_eval_tasks=("lgmt_logicasker", "lgmt_logicasker_loglik"),
         columns=frozenset({"premises_fol", "conclusion_fol", "answer", "problem_type"}),
         claims_note="the yes/no answer (yes iff the premises entail the conclusion)",
         prompting_arg="demonstrations",
         prompting_default="none",
-        leaderboard_metrics=_same("response_accuracy", "response_accuracy_stderr", "instruction_following_rate"),
+        leaderboard_metrics={
+            "accuracy": "accuracy",
+            "accuracy_stderr": "accuracy_stderr",
+            "accuracy_parsed": "response_accuracy",
+            "instruction_following_rate": "instruction_following_rate",
+        },
         evaluate_modules=("response_accuracy",),
+        shortcut_battery=True,
     ),
     Suite(
         name="divlogiceval",
@@ -142,7 +152,7 @@ SUITES: tuple[Suite, ...] = (
   booktitle = {Proceedings of the 2025 Conference on Empirical Methods in Natural Language Processing},
   year      = {2025}
 }""",
-        version="1-A",
+        version="2-A",
         tasks=("divlogiceval",),
         lm_eval_tasks=("lgmt_divlogiceval", "lgmt_divlogiceval_loglik"),
         columns=frozenset({"content_logic", "options_logic", "answer", "question_type"}),
@@ -152,11 +162,13 @@ SUITES: tuple[Suite, ...] = (
         leaderboard_metrics={
             "accuracy": "acc",
             "accuracy_stderr": "acc_stderr",
+            "accuracy_parsed": "acc_parsed",
             "circular": "circular",
             "partial_circular": "partial_circular",
             "unparsed_rate": "unparsed_rate",
         },
         evaluate_modules=("partial_circular", "circular"),
+        shortcut_battery=True,
     ),
     Suite(
         name="qmfol",
@@ -169,13 +181,14 @@ SUITES: tuple[Suite, ...] = (
   journal = {arXiv preprint arXiv:2606.20227},
   year    = {2026}
 }""",
-        version="1-A",
+        version="2-A",
         tasks=("qmfol",),
         lm_eval_tasks=("lgmt_qmfol",),
         columns=frozenset({"premises_fol", "conclusion_fol", "label", "rules_fol", "facts_fol"}),
         claims_note="the label with and without the distractors",
-        leaderboard_metrics=_same("accuracy", "accuracy_stderr", "macro_f1", "unparsed_rate"),
+        leaderboard_metrics=_same("accuracy", "accuracy_stderr", "accuracy_parsed", "macro_f1", "unparsed_rate"),
         evaluate_modules=("macro_f1",),
+        shortcut_battery=True,
     ),
     Suite(
         name="lexical",
@@ -187,7 +200,7 @@ SUITES: tuple[Suite, ...] = (
   booktitle = {IEEE International Conference on Software Maintenance and Evolution (ICSME)},
   year      = {2025}
 }""",
-        version="1-A",
+        version="2-A",
         tasks=("lexical",),
         lm_eval_tasks=("lgmt_lexical", "lgmt_lexical_loglik"),
         columns=frozenset({"premises_fol", "conclusion_fol", "label", "kind", "pending"}),

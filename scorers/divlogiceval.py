@@ -9,8 +9,11 @@ pure functions of `divlogiceval_metrics`.
 What appears in the log's results (`log.results.scores[0].metrics`):
 
 - `acc`, `circular`, `partial_circular` (PC_α with the task's `alpha`; the paper's PartialCircular at α = 1),
-  `rotation_acc` (c/4 averaged, i.e. PC_0) and `unparsed_rate` (unread answers / all answers): means over instances;
+  `rotation_acc` (c/4 averaged, i.e. PC_0) and `unparsed_rate` (unread answers / all answers): means over instances,
+  an unread answer counting as wrong;
 - `<metric>_stderr`: their standard errors over instances;
+- `acc_parsed`, `acc_parsed_stderr`: ACC over the instances whose original-order answer parsed (named apart from
+  `acc`; read it with `unparsed_rate`);
 - `<metric>_<question type>` (e.g. `circular_3e1c`, `partial_circular_missing`): each metric per question type
   (the paper's Table 9).
 
@@ -37,6 +40,7 @@ from lgmt_tasks.scorers.divlogiceval_metrics import (
     instance_mean,
     instance_outcome,
 )
+from lgmt_tasks.scorers.divlogiceval_metrics import acc_parsed as acc_parsed_of
 from lgmt_tasks.scorers.outcomes import checked_gold, how_each_read, score_outcomes, stored_responses
 from lgmt_tasks.scorers.pairwise import Rate
 from lgmt_tasks.scorers.rate_metrics import Estimate, breakdown, rate_metric_pair
@@ -191,6 +195,17 @@ rotation_acc, rotation_acc_stderr = rate_metric_pair(
     "the accuracy over all rotations: the mean of c/4 (PartialCircular at α = 0)",
 )
 
+
+def _acc_parsed(scores: Sequence[SampleScore]) -> Rate:
+    return acc_parsed_of(outcomes_of(scores))
+
+
+acc_parsed, acc_parsed_stderr = rate_metric_pair(
+    "acc_parsed",
+    _acc_parsed,
+    "Accuracy over the instances whose original-order answer parsed: Σ acc / Σ original_parsed",
+)
+
 METRICS: dict[str, Callable[[], Metric]] = {
     "acc": acc,
     "circular": circular,
@@ -222,6 +237,8 @@ def divlogiceval_metrics() -> list[Metric]:
     return [
         *(METRICS[name]() for name in METRIC_NAMES),
         *(STDERR_METRICS[name]() for name in METRIC_NAMES),
+        acc_parsed(),
+        acc_parsed_stderr(),
         *(by_question_type(name) for name in METRIC_NAMES),
     ]
 

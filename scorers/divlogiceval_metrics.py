@@ -19,9 +19,11 @@ Per instance, with gold g and c = #{r : iᵣ = g}:
   distinct values);
 - PC_α (Appendix F) = c/4 · [(1 − α) + α(1 − H)]; α = 1 is Eq. (2), α = 0 is c/4 (accuracy over rotations).
 
-Unparsed answers count as wrong (they are never g), and for the entropy all unparsed answers of an instance are one
-outcome, "no answer", as if they were one more (wrong) option: a model that always fails to answer is consistent,
-not uncertain. They are reported separately as the unparsed rate (unparsed answers / all answers).
+Unparsed answers count as wrong (they are never g), as in the paper, and for the entropy all unparsed answers of an
+instance are one outcome, "no answer", as if they were one more (wrong) option: a model that always fails to answer
+is consistent, not uncertain. They are reported separately as the unparsed rate (unparsed answers / all answers),
+and accuracy over the instances whose original-order answer parsed, `acc_parsed` = Σ acc / Σ original_parsed, beside
+ACC (named apart: a model that answers little can score high on it).
 
 A metric over a set of instances is the mean of the per-instance values (the paper's Table 9 reports these as
 percentages), with the standard error of that mean (`instance_mean`). Empty input gives NaN: no instances, no
@@ -38,7 +40,7 @@ from lgmt_tasks.divlogiceval.rotation import (
     ROTATIONS,
     to_original,  # noqa: F401  (only for task_configs/divlogiceval/utils.py, until it imports it from rotation)
 )
-from lgmt_tasks.scorers.pairwise import Rate, outcome_column
+from lgmt_tasks.scorers.pairwise import Rate, outcome_column, ratio_of_sums
 
 NO_ANSWER_INDEX = -1
 """The prediction (an original option index) of an answer that could not be read: no option's index.
@@ -49,7 +51,7 @@ UNPARSED = NO_ANSWER_INDEX
 """Deprecated name of `NO_ANSWER_INDEX`, kept for the `evaluate` modules (`lgmt_tasks/metrics/circular`,
 `lgmt_tasks/metrics/partial_circular`) until they import the new name."""
 
-OUTCOME_KEYS: tuple[str, ...] = ("acc", "circular", "partial_circular", "rotation_acc", "unparsed")
+OUTCOME_KEYS: tuple[str, ...] = ("acc", "circular", "partial_circular", "rotation_acc", "unparsed", "original_parsed")
 """The keys of one instance's outcome (the keys of the Inspect score dict)."""
 
 METRIC_NAMES: tuple[str, ...] = ("acc", "circular", "partial_circular", "rotation_acc", "unparsed_rate")
@@ -130,8 +132,8 @@ def instance_outcome(predictions: Sequence[int], gold: int, alpha: float = 1.0) 
     """Every per-instance quantity, flat (the Inspect score dict and the lm-eval per-document value).
 
     Returns:
-        `acc`, `circular` (0/1), `partial_circular` (PC_α), `rotation_acc` (c/4, i.e. PC_0) and `unparsed` (the
-        share of the four answers that could not be read).
+        `acc`, `circular` (0/1), `partial_circular` (PC_α), `rotation_acc` (c/4, i.e. PC_0), `unparsed` (the
+        share of the four answers that could not be read) and `original_parsed` (the original order's answer parsed).
     """
     c = correct_count(predictions, gold)
     return {
@@ -140,6 +142,7 @@ def instance_outcome(predictions: Sequence[int], gold: int, alpha: float = 1.0) 
         "partial_circular": partial_circular(predictions, gold, alpha),
         "rotation_acc": c / ROTATIONS,
         "unparsed": sum(p == NO_ANSWER_INDEX for p in predictions) / ROTATIONS,
+        "original_parsed": float(predictions[0] != NO_ANSWER_INDEX),
     }
 
 
@@ -184,6 +187,11 @@ def instance_mean(outcomes: Sequence[Mapping[str, float]], name: str) -> Rate:
     return Rate(mean(values), stderr(values), math.fsum(values), float(len(values)))
 
 
+def acc_parsed(outcomes: Sequence[Mapping[str, float]]) -> Rate:
+    """Accuracy over the instances whose original-order answer parsed: Σ acc / Σ original_parsed (NaN if none did)."""
+    return ratio_of_sums(metric_values(outcomes, "acc"), outcome_column(outcomes, "original_parsed", "DivLogicEval"))
+
+
 def summarize(predictions: Sequence[Sequence[int]], golds: Sequence[int], alpha: float = 1.0) -> dict[str, float]:
     """Every metric over a set of instances, with standard errors: `acc`, `acc_stderr`, …, `unparsed_rate_stderr`.
 
@@ -193,7 +201,7 @@ def summarize(predictions: Sequence[Sequence[int]], golds: Sequence[int], alpha:
         alpha: PC_α's alpha.
 
     Returns:
-        A flat dict of floats in `METRIC_NAMES` order.
+        A flat dict of floats in `METRIC_NAMES` order, then `acc_parsed` and its standard error.
 
     Raises:
         ValueError: If the two sequences differ in length, or on malformed input.
@@ -206,4 +214,6 @@ def summarize(predictions: Sequence[Sequence[int]], golds: Sequence[int], alpha:
         estimate = instance_mean(outcomes, name)
         out[name] = estimate.value
         out[f"{name}_stderr"] = estimate.stderr
+    parsed = acc_parsed(outcomes)
+    out["acc_parsed"], out["acc_parsed_stderr"] = parsed.value, parsed.stderr
     return out

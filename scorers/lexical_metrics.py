@@ -41,7 +41,8 @@ Definitions per compared group (v = the metamorphic oracle fails, c = the source
   log the cells under LLMorph's names too so that a reader can put the table next to LLMorph's Tables V–VIII.
 
 `transformed` is 0 for a group whose LLM follow-up could not be made at eval time (empty output, unchanged text):
-such a group is no test at all (LLMorph discards it), every other key is 0, and `discarded_rate` counts it.
+such a group is no test at all (LLMorph discards it), every other key is 0 (`tested` too, so the accuracies leave it
+out), and `discarded_rate` counts it.
 Note that LGMT's `unparsed_rate` (Σ (1 − parsed) / groups) therefore includes discarded groups;
 `unparsed_rate − discarded_rate` is the share of groups with an unreadable answer.
 """
@@ -119,7 +120,8 @@ def lexical_outcome(
     """
     _check_expected(expected)
     if source is None or followup is None or violation is None:
-        return {**dict.fromkeys(LEXICAL_KEYS, 0), "transformed": 1}
+        answered = int(source == gold)
+        return {**dict.fromkeys(LEXICAL_KEYS, 0), "transformed": 1, "tested": 1, "source_answered_correctly": answered}
     correct = source == gold
     followup_correct = followup_is_correct(expected, gold, followup, followup_gold)
     values = {
@@ -130,6 +132,8 @@ def lexical_outcome(
         "hidden_defect": correct and violation,
         "false_unreported": not correct and not violation,
         "parsed": True,
+        "source_answered_correctly": correct,
+        "tested": True,
         "cm_pass_correct": not violation and correct,
         "cm_pass_wrong": not violation and not correct,
         "cm_fail_correct": violation and correct,

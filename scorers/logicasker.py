@@ -1,11 +1,12 @@
-"""The LogicAsker scorer and its Inspect metrics: response accuracy, instruction following, per-skill breakdowns.
+"""The LogicAsker scorer and its Inspect metrics: accuracy, response accuracy, instruction following, breakdowns.
 
 The reply is read with the one yes/no parser (`answers.parse_yes_no`: strict JSON, then explicit statements, else
 unparsed); the score is the flat dict of `logicasker_metrics.yes_no_outcome`. What appears in the log's results
 (`log.results.scores[0].metrics`, keyed by these names):
 
-- `response_accuracy`: Σ correct / Σ answered (§3.3: correct answers among those that follow the instruction),
-  with `response_accuracy_stderr`;
+- `accuracy`: Σ correct / tests, an unanswered test counting as wrong (the headline), with `accuracy_stderr`;
+- `response_accuracy`: Σ correct / Σ answered (§3.3: correct answers among those that follow the instruction; the
+  paper's figure, over answered tests only), with `response_accuracy_stderr`;
 - `instruction_following_rate`: Σ answered / tests;
 - `response_accuracy_logic_<logic>`, `response_accuracy_category_<category>`,
   `response_accuracy_problem_type_<type>`, `response_accuracy_length_<n>`: grouped by the attributes of the rule
@@ -23,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from lgmt_tasks.scorers.accuracy import accuracy, accuracy_stderr  # shared with QMFOL
 from lgmt_tasks.scorers.answers import ParsedAnswer, parse_yes_no
 from lgmt_tasks.scorers.logicasker_metrics import (
     OUTCOME_KEYS,
@@ -88,6 +90,8 @@ def logicasker_metrics(breakdowns: Sequence[str] = tuple(BREAKDOWNS)) -> list[Me
     if unknown:
         raise ValueError(f"unknown breakdown(s) {unknown}; expected some of {', '.join(BREAKDOWNS)}")
     return [
+        accuracy(),
+        accuracy_stderr(),
         response_accuracy_metric(),
         response_accuracy_stderr(),
         instruction_following_rate_metric(),
@@ -102,7 +106,7 @@ def explain(metadata: Mapping[str, object], gold: str, parsed: ParsedAnswer) -> 
         f"{metadata.get('problem_type', '?')}, length {metadata.get('length', '?')})"
     )
     if parsed.label is None:
-        verdict = "Did not follow the instruction (no yes/no read): counts only towards instruction_following_rate."
+        verdict = "Did not follow the instruction (no yes/no read): wrong for accuracy; left out of response_accuracy."
     elif parsed.label == gold:
         verdict = "Correct."
     else:

@@ -1,13 +1,15 @@
-"""Metric arithmetic of LogicAsker, in pure Python (DESIGN decision 6): response accuracy and instruction following.
+"""Metric arithmetic of LogicAsker, in pure Python (DESIGN decision 6): accuracy, response accuracy, instruction rate.
 
 LogicAsker §3.3 separates two things a reply must do: follow the instruction (answer yes or no) and reason
 correctly. Its *response accuracy* is N_correct / N_satisfy, the share of correct answers among the answers that
-follow the instruction; the *instruction-following rate* is N_satisfy / N, reported beside it so that a model
-cannot look accurate by refusing. An answer follows the instruction when the one yes/no parser
-(`answers.parse_yes_no`) reads a yes or a no from it, strictly: "cannot" is not "no", "Yes and no" is no answer
-(the authors' substring matching counted both).
+follow the instruction; the *instruction-following rate* is N_satisfy / N. Our headline *accuracy* is
+N_correct / N, an answer that does not follow the instruction counting as wrong (as every headline accuracy of this
+package does), so that a model cannot look accurate by refusing; response accuracy, the paper's figure over the
+answers that followed the instruction, and the instruction-following rate are reported beside it. An answer follows
+the instruction when the one yes/no parser (`answers.parse_yes_no`) reads a yes or a no from it, strictly: "cannot"
+is not "no", "Yes and no" is no answer (the authors' substring matching counted both).
 
-One test's outcome is `{"correct": 0/1, "answered": 0/1}` (`correct` is 0 when unanswered). Both rates are ratios
+One test's outcome is `{"correct": 0/1, "answered": 0/1}` (`correct` is 0 when unanswered). The rates are ratios
 of sums with the delta-method standard error of `pairwise.ratio_of_sums`, so that they stay exact when Inspect
 reduces epochs to per-test means first. Per-skill figures are small samples (a few tests per skill), so the
 weakness report gives Wilson score intervals on the counts instead of normal-approximation errors.
@@ -49,6 +51,12 @@ def _column(outcomes: Sequence[Outcome], key: str) -> list[float]:
     return outcome_column(outcomes, key, f"expected the keys {', '.join(OUTCOME_KEYS)}")
 
 
+def accuracy(outcomes: Sequence[Outcome]) -> Rate:
+    """Compute accuracy: Σ correct / number of tests (an unanswered test is wrong); NaN for no tests."""
+    correct = _column(outcomes, "correct")
+    return ratio_of_sums(correct, [1.0] * len(correct))
+
+
 def response_accuracy(outcomes: Sequence[Outcome]) -> Rate:
     """Compute response accuracy (§3.3): Σ correct / Σ answered; NaN when nothing was answered."""
     return ratio_of_sums(_column(outcomes, "correct"), _column(outcomes, "answered"))
@@ -61,10 +69,13 @@ def instruction_following_rate(outcomes: Sequence[Outcome]) -> Rate:
 
 
 def summarize(outcomes: Sequence[Outcome]) -> dict[str, float]:
-    """Both rates and their standard errors, flat (`response_accuracy`, `..._stderr`, `instruction_following_rate`)."""
+    """The three rates and their standard errors, flat (`accuracy`, `response_accuracy`, `..._stderr`, ...)."""
+    overall = accuracy(outcomes)
     acc = response_accuracy(outcomes)
     ifr = instruction_following_rate(outcomes)
     return {
+        "accuracy": overall.value,
+        "accuracy_stderr": overall.stderr,
         "response_accuracy": acc.value,
         "response_accuracy_stderr": acc.stderr,
         "instruction_following_rate": ifr.value,

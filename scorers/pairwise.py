@@ -6,18 +6,20 @@ label. `group_outcome` turns one group's answers into 0/1 indicators; the rate f
 indicators into the metrics of LGMT §4.5. The Inspect `@metric`s, the lm-eval aggregations and the Hugging Face
 `evaluate` modules all wrap these functions, so the three frameworks cannot disagree.
 
-Denominators. Every rate except `unparsed_rate` is a ratio of sums whose denominator is the number of groups in
-which *every* answer parsed (DESIGN decision 5): an answer we could not read is neither consistent nor
-inconsistent, neither right nor wrong, and is reported as its own rate instead. The paper divides by all groups
-(it logs parse failures separately and reports them as rare); on fully parsed runs the two agree.
+Denominators. The two accuracies, `acc_static` and `acc_cons`, divide by all groups (every group that is a test; see
+`tested`): an answer we could not read is wrong, as the paper counts it (it divides by all groups and logs parse
+failures separately). Their twins over the groups in which every answer parsed, `acc_static_parsed` and
+`acc_cons_parsed`, are reported beside them, with `unparsed_rate`. The pair rates `mvr`, `hdr` and `fur` keep the
+parsed groups as their denominator (DESIGN decision 5): an answer we could not read is neither consistent nor
+inconsistent, so a group with one says nothing about consistency. On fully parsed runs every pair of figures agrees.
 
 Ratios of sums, not means of ratios, so that the metrics stay exact when Inspect reduces several epochs of a
 sample to the per-key mean first: Σ(mean over epochs of y) / Σ(mean over epochs of parsed) equals the pooled
 ratio over all sample-epochs, whatever the epochs disagree on.
 
 Identities that hold exactly on every set of groups (they follow from the per-group definitions, and the tests
-check them): acc_static − acc_cons = hdr, and mvr + acc_cons + fur = 1 (when anything parsed), because the parsed
-groups split into violations, consistent-and-correct, and consistent-and-wrong.
+check them): acc_static_parsed − acc_cons_parsed = hdr, and mvr + acc_cons_parsed + fur = 1 (when anything parsed),
+because the parsed groups split into violations, consistent-and-correct, and consistent-and-wrong.
 
 Standard errors use the delta method for a ratio estimator over groups (the group is the unit, so answers within a
 group, and epochs of a group, are treated as correlated, as they are):
@@ -44,11 +46,22 @@ OUTCOME_KEYS: tuple[str, ...] = (
     "hidden_defect",
     "false_unreported",
     "parsed",
+    "source_answered_correctly",
+    "tested",
 )
 """The keys of one group's outcome, in a fixed order (they are the keys of the LGMT score dict)."""
 
-RATE_NAMES: tuple[str, ...] = ("mvr", "acc_static", "acc_cons", "hdr", "fur", "unparsed_rate")
-"""The rates, under the names they have in logs and reports."""
+RATE_NAMES: tuple[str, ...] = (
+    "mvr",
+    "acc_static",
+    "acc_cons",
+    "hdr",
+    "fur",
+    "unparsed_rate",
+    "acc_static_parsed",
+    "acc_cons_parsed",
+)
+"""The rates, under the names they have in logs and reports (the paper's six first, then the over-parsed twins)."""
 
 Outcome = Mapping[str, float]
 """One group's indicators: 0/1 from `group_outcome`, or a mean of them after epoch reduction."""
@@ -84,7 +97,10 @@ def group_outcome(gold: str, source: str | None, followups: Sequence[str | None]
 
     Returns:
         A dict with exactly the keys of `OUTCOME_KEYS`, each 0 or 1:
-        `parsed` is 1 iff every answer parsed, and when it is 0 all other keys are 0;
+        `tested` is 1 (the group is a test; the lexical suite has groups that are not, see `lexical_metrics`);
+        `source_answered_correctly`: the source answer parsed and equals the gold label, whether or not the
+        follow-ups parsed (the numerator of `acc_static`, which counts every group);
+        `parsed` is 1 iff every answer parsed, and when it is 0 all keys below are 0;
         `violation`: some follow-up answer differs from the source answer;
         `source_correct`: the source answer equals the gold label;
         `followup_correct`: every follow-up answer equals the gold label;
@@ -100,7 +116,7 @@ def group_outcome(gold: str, source: str | None, followups: Sequence[str | None]
     if not followups:
         raise ValueError("a metamorphic group needs at least one follow-up answer")
     if source is None or any(answer is None for answer in followups):
-        return dict.fromkeys(OUTCOME_KEYS, 0)
+        return {**dict.fromkeys(OUTCOME_KEYS, 0), "tested": 1, "source_answered_correctly": int(source == gold)}
     violation = any(answer != source for answer in followups)
     source_correct = source == gold
     followup_correct = all(answer == gold for answer in followups)
@@ -112,6 +128,8 @@ def group_outcome(gold: str, source: str | None, followups: Sequence[str | None]
         "hidden_defect": source_correct and violation,
         "false_unreported": not violation and not source_correct,
         "parsed": True,
+        "source_answered_correctly": source_correct,
+        "tested": True,
     }
     return {key: int(outcome[key]) for key in OUTCOME_KEYS}
 
@@ -178,20 +196,39 @@ def mvr(outcomes: Sequence[Outcome]) -> Rate:
     return _over_parsed(outcomes, "violation")
 
 
-def acc_static(outcomes: Sequence[Outcome]) -> Rate:
-    """Compute static accuracy (LGMT §4.5.3): Σ source_correct / Σ parsed.
+def _over_tested(outcomes: Sequence[Outcome], key: str) -> Rate:
+    return ratio_of_sums(_column(outcomes, key), _column(outcomes, "tested"))
 
-    Accuracy on the source cases alone, as a reference-based benchmark would measure it; the denominator is the
-    parsed groups (not all sources) so that it shares its denominator with `acc_cons` and `hdr`.
+
+def acc_static(outcomes: Sequence[Outcome]) -> Rate:
+    """Compute static accuracy (LGMT §4.5.3): Σ source_answered_correctly / Σ tested.
+
+    Accuracy on the source cases alone, as a reference-based benchmark would measure it, over every group: a source
+    answer that did not parse is wrong (the paper's denominator). Whether the follow-ups parsed does not matter.
+    """
+    return _over_tested(outcomes, "source_answered_correctly")
+
+
+def acc_cons(outcomes: Sequence[Outcome]) -> Rate:
+    """Compute consistent accuracy (LGMT §4.5.3): Σ consistent_correct / Σ tested.
+
+    The share of all groups in which the source and every follow-up are answered correctly (an answer that did not
+    parse is not correct).
+    """
+    return _over_tested(outcomes, "consistent_correct")
+
+
+def acc_static_parsed(outcomes: Sequence[Outcome]) -> Rate:
+    """Compute static accuracy over the parsed groups: Σ source_correct / Σ parsed.
+
+    The twin of `acc_static` that shares its denominator with `acc_cons_parsed` and `hdr`, so that
+    `acc_static_parsed − acc_cons_parsed = hdr` holds exactly. Read it with `unparsed_rate`.
     """
     return _over_parsed(outcomes, "source_correct")
 
 
-def acc_cons(outcomes: Sequence[Outcome]) -> Rate:
-    """Compute consistent accuracy (LGMT §4.5.3): Σ consistent_correct / Σ parsed.
-
-    The share of parsed groups in which the source and every follow-up are answered correctly.
-    """
+def acc_cons_parsed(outcomes: Sequence[Outcome]) -> Rate:
+    """Compute consistent accuracy over the parsed groups: Σ consistent_correct / Σ parsed."""
     return _over_parsed(outcomes, "consistent_correct")
 
 
@@ -230,6 +267,8 @@ RATES: dict[str, Callable[[Sequence[Outcome]], Rate]] = {
     "hdr": hdr,
     "fur": fur,
     "unparsed_rate": unparsed_rate,
+    "acc_static_parsed": acc_static_parsed,
+    "acc_cons_parsed": acc_cons_parsed,
 }
 """Each rate by its name in `RATE_NAMES`."""
 

@@ -48,12 +48,24 @@ mvr, mvr_stderr = rate_metric_pair(
     "mvr", _rate("mvr"), "the metamorphic violation rate: violations / parsed groups (LGMT §4.5.1)"
 )
 acc_static, acc_static_stderr = rate_metric_pair(
-    "acc_static", _rate("acc_static"), "static accuracy: correct sources / parsed groups (LGMT §4.5.3)"
+    "acc_static",
+    _rate("acc_static"),
+    "static accuracy: correct sources / groups, an unparsed source answer being wrong (LGMT §4.5.3)",
 )
 acc_cons, acc_cons_stderr = rate_metric_pair(
     "acc_cons",
     _rate("acc_cons"),
-    "consistent accuracy: groups with every answer correct / parsed groups (LGMT §4.5.3)",
+    "consistent accuracy: groups with every answer correct / groups (LGMT §4.5.3)",
+)
+acc_static_parsed, acc_static_parsed_stderr = rate_metric_pair(
+    "acc_static_parsed",
+    _rate("acc_static_parsed"),
+    "static accuracy over parsed groups: correct sources / parsed groups",
+)
+acc_cons_parsed, acc_cons_parsed_stderr = rate_metric_pair(
+    "acc_cons_parsed",
+    _rate("acc_cons_parsed"),
+    "consistent accuracy over parsed groups: groups with every answer correct / parsed groups",
 )
 hdr, hdr_stderr = rate_metric_pair(
     "hdr", _rate("hdr"), "the hidden defect rate: correct source but a violation / parsed groups (LGMT §4.5.3)"
@@ -69,6 +81,8 @@ RATE_METRICS: dict[str, Callable[[], Metric]] = {
     "hdr": hdr,
     "fur": fur,
     "unparsed_rate": unparsed_rate,
+    "acc_static_parsed": acc_static_parsed,
+    "acc_cons_parsed": acc_cons_parsed,
 }
 """The rate metric factories by name (`RATE_NAMES`)."""
 
@@ -79,6 +93,8 @@ STDERR_METRICS: dict[str, Callable[[], Metric]] = {
     "hdr": hdr_stderr,
     "fur": fur_stderr,
     "unparsed_rate": unparsed_rate_stderr,
+    "acc_static_parsed": acc_static_parsed_stderr,
+    "acc_cons_parsed": acc_cons_parsed_stderr,
 }
 """The standard-error metric factories by the name of their rate."""
 

@@ -6,9 +6,12 @@ around the pure functions of `qmfol_metrics`, which state the definitions and de
 
 What appears in the log's results (`log.results.scores[0].metrics`):
 
-- `accuracy`, `accuracy_stderr`: correct / parsed answers, and its delta-method standard error;
-- `f1_True`, `f1_False`, `f1_Unknown`, `macro_f1`: label-wise F1 and their mean (Table 2);
-- `dist_<gold>_<answer>` (nine): the answer distribution per gold label over parsed answers (Table 3);
+- `accuracy`, `accuracy_stderr`: correct answers / all tasks (an unparsed answer is wrong, as in the paper), and its
+  delta-method standard error; `accuracy_parsed`, `accuracy_parsed_stderr`: the same over parsed answers only;
+- `f1_True`, `f1_False`, `f1_Unknown`, `macro_f1`: label-wise F1 and their mean (Table 2), an unparsed answer
+  counted as a miss; `f1_<L>_parsed`, `macro_f1_parsed`: over parsed answers only;
+- `dist_<gold>_<answer>` (nine) and `dist_<gold>_unparsed` (three): the answer distribution per gold label over
+  all tasks (Table 3, each gold row summing to 1);
 - `unparsed_rate`: answers the parser could not read / tasks;
 - breakdowns of accuracy: `accuracy_d<D>_w<W>` (depth × width, Figure 4), `accuracy_D<n>` (distractors, Table 5),
   `accuracy_<Topic>` (Table 6), `accuracy_<Label>` (per gold label); and `unparsed_rate_<Label>`.
@@ -27,13 +30,14 @@ from collections.abc import Sequence
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
+from lgmt_tasks.scorers.accuracy import accuracy, accuracy_stderr  # shared with LogicAsker
 from lgmt_tasks.scorers.answers import parse_label
 from lgmt_tasks.scorers.outcomes import checked_gold, how_read, score_outcomes
 from lgmt_tasks.scorers.pairwise import Rate
 from lgmt_tasks.scorers.qmfol_metrics import (
     OUTCOME_KEYS,
     Outcome,
-    accuracy,
+    accuracy_parsed,
     answer_distribution,
     f1_scores,
     sample_outcome,
@@ -66,18 +70,18 @@ def outcomes_of(scores: Sequence[SampleScore]) -> list[Outcome]:
     return score_outcomes(scores, OUTCOME_KEYS, "QMFOL")
 
 
-def _accuracy(scores: Sequence[SampleScore]) -> Rate:
-    return accuracy(outcomes_of(scores))
+def _accuracy_parsed(scores: Sequence[SampleScore]) -> Rate:
+    return accuracy_parsed(outcomes_of(scores))
 
 
-qmfol_accuracy, qmfol_accuracy_stderr = rate_metric_pair(
-    "accuracy", _accuracy, "accuracy: correct answers / parsed answers (delta-method standard error over tasks)"
+qmfol_accuracy_parsed, qmfol_accuracy_parsed_stderr = rate_metric_pair(
+    "accuracy_parsed", _accuracy_parsed, "accuracy over parsed answers only: correct answers / parsed answers"
 )
 
 
 @metric(name="f1")
 def qmfol_f1() -> Metric:
-    """Compute `f1_True`, `f1_False`, `f1_Unknown` and `macro_f1` over parsed answers."""
+    """Compute `f1_True`, `f1_False`, `f1_Unknown`, `macro_f1` (unparsed = a miss) and their `_parsed` twins."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         return f1_scores(outcomes_of(scores))
@@ -87,7 +91,7 @@ def qmfol_f1() -> Metric:
 
 @metric(name="answer_distribution")
 def qmfol_answer_distribution() -> Metric:
-    """Compute `dist_<gold>_<answer>`: the share of each answer among parsed answers of each gold label."""
+    """Compute `dist_<gold>_<answer>` and `dist_<gold>_unparsed`: shares among all tasks of each gold label."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         return answer_distribution(outcomes_of(scores))
@@ -108,12 +112,14 @@ def qmfol_metrics(breakdowns: Sequence[str] = tuple(BREAKDOWNS)) -> list[Metric]
     if unknown:
         raise ValueError(f"breakdowns: unknown key(s) {unknown}; expected among {', '.join(BREAKDOWNS)}")
     return [
-        qmfol_accuracy(),
-        qmfol_accuracy_stderr(),
+        accuracy(),
+        accuracy_stderr(),
+        qmfol_accuracy_parsed(),
+        qmfol_accuracy_parsed_stderr(),
         qmfol_f1(),
         qmfol_answer_distribution(),
         unparsed_rate(),
-        *(breakdown(qmfol_accuracy, key, "accuracy") for key in breakdowns),
+        *(breakdown(accuracy, key, "accuracy") for key in breakdowns),
         breakdown(unparsed_rate, "label", "unparsed_rate"),
     ]
 
@@ -132,7 +138,7 @@ def qmfol_scorer() -> Scorer:
         parsed = parse_label(state.output.completion)
         outcome = sample_outcome(gold, parsed.label)
         construction = (state.metadata or {}).get("construction", gold)
-        verdict = "not scored: unparsed" if parsed.label is None else ("correct" if outcome["correct"] else "wrong")
+        verdict = "wrong: unparsed" if parsed.label is None else ("correct" if outcome["correct"] else "wrong")
         explanation = (
             f"Gold: {gold} ({construction}). Answer: {parsed.label or UNPARSED} "
             f"({parsed.how}: {parsed.detail}). {verdict}."

@@ -19,7 +19,7 @@ from typing import Literal, NamedTuple
 
 from inspect_ai.scorer import Metric, SampleScore, grouped, metric
 
-from lgmt_tasks.scorers.pairwise import Rate
+from lgmt_tasks.scorers.pairwise import Rate, ratio_of_sums
 
 Estimate = Callable[[Sequence[SampleScore]], Rate]
 """An estimate over the scores a metric receives (typically a pure rate function applied to the scores' outcomes)."""
@@ -75,6 +75,24 @@ def rate_metric_pair(name: str, estimate: Estimate, what: str) -> RateMetrics:
         rate_metric(name, estimate, f"Compute {what}."),
         rate_metric(f"{name}_stderr", estimate, f"Compute the standard error of `{name}`.", part="stderr"),
     )
+
+
+def sample_mean(share: Callable[[object, object], float]) -> Estimate:
+    """The estimate that is the mean over samples of what each sample's score contributes.
+
+    Args:
+        share: What one sample contributes, from its score value and its id (for error messages).
+
+    Returns:
+        An estimate: Σ shares / samples (`pairwise.ratio_of_sums` with a denominator of one per sample), NaN for no
+        samples. After Inspect's epoch reduction it is the pooled mean over sample-epochs.
+    """
+
+    def estimate(scores: Sequence[SampleScore]) -> Rate:
+        shares = [share(sample_score.score.value, sample_score.sample_id) for sample_score in scores]
+        return ratio_of_sums(shares, [1.0] * len(shares))
+
+    return estimate
 
 
 def breakdown(base: Callable[[], Metric], key: str, prefix: str) -> Metric:

@@ -20,12 +20,9 @@ the usual standard error of a mean. Both are made by `rate_metrics.rate_metric_p
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
-from inspect_ai.scorer import SampleScore
-
-from lgmt_tasks.scorers.pairwise import Rate, ratio_of_sums
-from lgmt_tasks.scorers.rate_metrics import rate_metric_pair
+from lgmt_tasks.scorers.rate_metrics import rate_metric_pair, sample_mean
 
 
 def unparsed_share(value: object, sample_id: object) -> float:
@@ -52,11 +49,8 @@ def unparsed_share(value: object, sample_id: object) -> float:
     )
 
 
-def unparsed_rate_of(scores: Sequence[SampleScore]) -> Rate:
-    """The unparsed rate of a set of scores: the mean of `unparsed_share` over samples; NaN for no samples."""
-    shares = [unparsed_share(sample_score.score.value, sample_score.sample_id) for sample_score in scores]
-    return ratio_of_sums(shares, [1.0] * len(shares))
-
+unparsed_rate_of = sample_mean(unparsed_share)
+"""The unparsed rate of a set of scores: the mean of `unparsed_share` over samples; NaN for no samples."""
 
 unparsed_rate, unparsed_rate_stderr = rate_metric_pair(
     "unparsed_rate",

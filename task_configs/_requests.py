@@ -41,7 +41,17 @@ from lm_eval.api.instance import Instance
 from lm_eval.api.model import LM
 from lm_eval.api.task import ConfigurableTask
 
-from lgmt_tasks.scorers.pairwise import RATE_NAMES, acc_cons, acc_static, fur, hdr, mvr, unparsed_rate
+from lgmt_tasks.scorers.pairwise import (
+    RATE_NAMES,
+    acc_cons,
+    acc_cons_parsed,
+    acc_static,
+    acc_static_parsed,
+    fur,
+    hdr,
+    mvr,
+    unparsed_rate,
+)
 from lgmt_tasks.solvers.prompts import PROMPTINGS, render_user_prompt, system_prompt
 from lgmt_tasks.vocabulary import TRUTH_LABELS
 
@@ -651,8 +661,16 @@ def interleave_by(rows: datasets.Dataset, column: str, group_of: Callable[[str],
 
 _RATES: dict[str, tuple[Callable[[Items], HasValue], str]] = {
     "mvr": (mvr, "Metamorphic violation rate: Σ violation / Σ parsed (see `pairwise.mvr`)."),
-    "acc_static": (acc_static, "Static accuracy: Σ source_correct / Σ parsed (see `pairwise.acc_static`)."),
-    "acc_cons": (acc_cons, "Consistent accuracy: Σ consistent_correct / Σ parsed (see `pairwise.acc_cons`)."),
+    "acc_static": (acc_static, "Static accuracy: Σ source_answered_correctly / groups (see `pairwise.acc_static`)."),
+    "acc_cons": (acc_cons, "Consistent accuracy: Σ consistent_correct / groups (see `pairwise.acc_cons`)."),
+    "acc_static_parsed": (
+        acc_static_parsed,
+        "Static accuracy over parsed groups: Σ source_correct / Σ parsed (see `pairwise.acc_static_parsed`).",
+    ),
+    "acc_cons_parsed": (
+        acc_cons_parsed,
+        "Consistent accuracy over parsed groups: Σ consistent_correct / Σ parsed (`pairwise.acc_cons_parsed`).",
+    ),
     "hdr": (hdr, "Hidden defect rate: Σ hidden_defect / Σ parsed (see `pairwise.hdr`)."),
     "fur": (fur, "False unreported rate: Σ false_unreported / Σ parsed (see `pairwise.fur`)."),
     "unparsed_rate": (

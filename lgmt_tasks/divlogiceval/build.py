@@ -1,25 +1,29 @@
 """The DivLogicEval builder: four-option logic questions with every answer key proven (Chung et al., 2025, §2.1).
 
-The authors published data but no generator; this rebuilds the generator from §2.1 and Appendices A–B.
+The authors published their generator (ILogicEval, github.com/KanaCS/ILogicEval); this rebuilds it from §2.1 and
+Appendices A–B and H, following their code where the paper is silent (the suite README cites file and line).
 
 Pipeline per instance (each with its own seeded generator, so the output does not depend on processing order):
 
-1. Content (`divlogiceval_logic.sample_content`, Algorithm 1): 2 to n + 1 propositions, each the premise of one of
-   the rules of Eq. (1) over variables drawn from A–H with the occurrence-based probabilities of Eq. (3).
+1. Content (`divlogiceval_logic.sample_content`, Algorithm 1 as `make_expression.py` runs it): 2 to n + 1
+   propositions, each the premise of one of the rules of Eq. (1), plus literal facts; a content the facts make
+   inconsistent is redrawn.
 2. Potential answer set over the variables used fewer than n times: literals and implications between literals,
-   split into the entailment group (needing at least two propositions) and the non-entailment group.
+   split into the entailment group (needing at least two propositions, and not vacuous) and the non-entailment group.
 3. The question type decides the options:
    - `3c1e`: one entailed option (the answer) and three non-entailed ones;
    - `3e1c`: three entailed options and one non-entailed one (the answer);
    - `missing` (missing premise): a conclusion from the entailment group is added to the content, one proposition
-     it needs is removed and becomes the answer, and three non-entailed formulas that do not restore the entailment
-     are the distractors.
-   Options are drawn so that no two are equivalent and the answer's shape (literal, implication, rule premise) also
-   occurs among the distractors, so the form of an option never gives the answer away. A content without enough
-   options of a kind is redrawn (counted by reason).
+     (or fact) it needs is removed and becomes the answer, and three non-entailed formulas that do not restore the
+     entailment are the distractors.
+   Every distractor has the answer's surface signature (`divlogiceval_logic.surface_signature`: kind, polarities,
+   how its variables figure in the content and the conclusion) and no two options are equivalent, so the form of an
+   option never gives the answer away (`divlogiceval.shortcuts` measures it). A content without such options is
+   redrawn (counted by reason).
 4. Proof: the answer key and every construction claim (each distractor entailed or not, as its type requires; no
-   single proposition entails the answer) are proven by Z3 (`entails`, see `prove_item`); an item with any claim
-   refuted or undecided is dropped and counted. Truth tables only steer the drawing; Z3 decides what ships.
+   single proposition entails an entailed option; no entailed implication is vacuous) are proven by Z3 (`entails`,
+   see `prove_item`); an item with any claim refuted or undecided is dropped and counted. Truth tables only steer
+   the drawing; Z3 decides what ships.
 5. English (`divlogiceval_english`): a distinct pool sentence per variable, negations for negated variables, a
    random connective template per formula, a question wording per type.
 6. The answer positions are assigned from a balanced schedule, so each of A–D is the answer equally often (within
@@ -30,7 +34,8 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -40,11 +45,13 @@ import datasets
 from lgmt_tasks.builders.parallel import process_pool, split
 from lgmt_tasks.builders.rows import dataset_from_rows
 from lgmt_tasks.builders.stats import BuildStats
-from lgmt_tasks.divlogiceval.english import BUILTIN_POOL, PoolSentence, Realiser, load_pool
+from lgmt_tasks.divlogiceval.english import BUILTIN_POOL, QUESTIONS, PoolSentence, Realiser, load_pool
 from lgmt_tasks.divlogiceval.logic import (
+    FACT,
+    RULES,
     VARIABLES,
     Proposition,
-    kind,
+    literal,
     models,
     models_of_all,
     necessary_premises,
@@ -53,8 +60,9 @@ from lgmt_tasks.divlogiceval.logic import (
     potential_answers,
     rule_shaped,
     sample_content,
-    shape,
     split_answers,
+    surface_signature,
+    vacuity_witnesses,
 )
 from lgmt_tasks.ids import content_id, derived_seed
 from lgmt_tasks.logic.printer import show
@@ -62,41 +70,20 @@ from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS, Undecided, entails
 from lgmt_tasks.logic.syntax import Atom, Formula, subformulas
 from lgmt_tasks.vocabulary import OPTION_LETTERS
 
-BUILD_REVISION = 1
+BUILD_REVISION = 3
 """Bumped whenever the builder's output changes for the same config (part of the build-cache key)."""
 
 QuestionType = Literal["3c1e", "3e1c", "missing"]
 QUESTION_TYPES: tuple[str, ...] = ("3c1e", "3e1c", "missing")
 """The three question types of §2.1, in the paper's order."""
 
-DEFAULT_PER_TYPE = 20
-"""Instances per question type of the default build (small enough to build on the fly in a few seconds)."""
+DEFAULT_PER_TYPE = 300
+"""Instances per question type of the default build: the paper's 900 questions, 300 per type (§3.2)."""
 
 DEFAULT_N = 3
 """The paper's n (2..n + 1 propositions, at most n occurrences of a variable); the paper does not state its value."""
 
 LETTERS = OPTION_LETTERS
-
-QUESTIONS: dict[str, tuple[str, ...]] = {
-    "3c1e": (
-        "Given the information provided, which conclusion is most likely to be accurate?",
-        "Which of the following can be concluded from the statements above?",
-        "If the statements above are true, which of the following must also be true?",
-    ),
-    "3e1c": (
-        "Given the information provided, which conclusion is least likely to be accurate?",
-        "Which of the following can NOT be concluded from the statements above?",
-        "If the statements above are true, each of the following must also be true EXCEPT:",
-    ),
-    "missing": (
-        "The conclusion above does not follow from the statements alone. Which of the following, if added as a "
-        "premise, allows the conclusion to be properly drawn?",
-        "Which of the following is the missing premise that makes the argument above logically valid?",
-        "The argument above relies on an unstated premise. Which of the following, if assumed, makes the "
-        "conclusion follow?",
-    ),
-}
-"""Question wordings per type (one is drawn per instance); the 3e1c wording is the paper's (Appendix H)."""
 
 CONCLUSION_LEAD = "Therefore, "
 """How the conclusion of a missing-premise question is joined to the content."""
@@ -105,6 +92,8 @@ _VARIABLE_FEATURES = {
     "name": datasets.Value("string"),
     "sentence": datasets.Value("string"),
     "negation": datasets.Value("string"),
+    "paraphrases": datasets.List(datasets.Value("string")),
+    "contradictions": datasets.List(datasets.Value("string")),
 }
 
 FEATURES = datasets.Features(
@@ -156,7 +145,7 @@ class DivLogicEvalConfig:
     pool_column: str = "sentence"
     pool_negation_column: str | None = "negation"
     pool_split: str = "train"
-    max_attempts: int = 200
+    max_attempts: int = 1000
     timeout_ms: int = DEFAULT_TIMEOUT_MS
 
     def __post_init__(self) -> None:
@@ -226,42 +215,28 @@ class DivLogicEvalBuild:
 # ------------------------------------------------------------------------------------------------------ symbolic
 
 
-def _matching_shape(
-    rng: random.Random, pool: Sequence[Formula], k: int, wanted: str, avoid: Sequence[Formula]
-) -> list[Formula] | None:
-    """Draw `k` inequivalent formulas from `pool`, preferring the shape `wanted` (at least one has it).
+def _by_signature(
+    pool: Sequence[Formula], shown: Sequence[Formula], conclusion: Formula | None
+) -> dict[tuple[object, ...], list[Formula]]:
+    """Group candidate options by their surface signature (`divlogiceval_logic.surface_signature`)."""
+    groups: dict[tuple[object, ...], list[Formula]] = {}
+    for formula in pool:
+        groups.setdefault(surface_signature(formula, shown, conclusion), []).append(formula)
+    return groups
 
-    Preference order: the exact shape (kind and polarity, `shape`), then the same kind (`kind`), then any, so that
-    the answer's form is shared by as many options as the pool allows.
 
-    Args:
-        rng: The draw's random generator.
-        pool: Candidates, in order of preference (earlier candidates of a tier are not favoured: each tier is
-            shuffled).
-        k: How many to draw.
-        wanted: The shape to prefer (that of the answer, so that no option stands out by its form).
-        avoid: Formulas already chosen, which the drawn ones must not be equivalent to.
-
-    Returns:
-        The formulas, or None if the pool has no formula of shape `wanted` or fewer than `k` in all.
-    """
-    wanted_kind = wanted.rstrip("+-")
-    tiers = [
-        [f for f in pool if shape(f) == wanted],
-        [f for f in pool if shape(f) != wanted and kind(f) == wanted_kind],
-        [f for f in pool if kind(f) != wanted_kind],
-    ]
-    chosen: list[Formula] = []
-    for tier in tiers:
-        if len(chosen) < k:
-            chosen += pick_distinct(rng, tier, k - len(chosen), [*avoid, *chosen], at_most=True) or []
-    if len(chosen) < k or not any(shape(f) == wanted for f in chosen):
-        return None
-    return chosen
+def _in_random_order(rng: random.Random, keys: Sequence[Any]) -> list[Any]:
+    """Keys in a seeded random order that does not depend on dictionary or hash order."""
+    ordered = sorted(keys, key=repr)
+    rng.shuffle(ordered)
+    return ordered
 
 
 def make_item(question_type: str, rng: random.Random, n: int) -> SymbolicItem | str:
     """Draw one symbolic instance of a question type, or say why this draw has none.
+
+    Every distractor has the answer's surface signature (its kind, polarities, how its variables figure in the
+    content and the conclusion), so no form-only heuristic can single out the answer.
 
     Args:
         question_type: `3c1e`, `3e1c` or `missing`.
@@ -271,37 +246,42 @@ def make_item(question_type: str, rng: random.Random, n: int) -> SymbolicItem | 
     Returns:
         The item, or a short reason (a drop-statistics key) when the drawn content cannot make this question type.
     """
+    if question_type not in QUESTION_TYPES:
+        raise ValueError(f"question_type={question_type!r}: expected one of {', '.join(QUESTION_TYPES)}")
     drawn = sample_content(rng, n)
     if drawn is None:
         return "no selectable variables"
     propositions, occurrences = drawn
     content = [p.formula for p in propositions]
+    if models_of_all(content) == 0:
+        return "inconsistent content (facts contradict the rules)"
     split = split_answers(content, potential_answers(option_variables(occurrences, n)))
     everything = tuple(range(len(propositions)))
-    if question_type == "3c1e":
-        if not split.entailed:
-            return "no entailed option"
-        answer = rng.choice(split.entailed)
-        distractors = _matching_shape(rng, split.not_entailed, 3, shape(answer), [answer])
-        if distractors is None:
-            return "too few non-entailed options"
-        return SymbolicItem(
-            "3c1e", tuple(propositions), everything, None, answer, tuple(distractors), tuple(occurrences)
-        )
-    if question_type == "3e1c":
-        entailed = pick_distinct(rng, split.entailed, 3)
-        if entailed is None:
-            return "fewer than three entailed options"
-        wanted = shape(rng.choice(entailed))
-        answers = _matching_shape(rng, split.not_entailed, 1, wanted, entailed)
-        if answers is None:
-            return "no non-entailed option of a matching shape"
-        return SymbolicItem(
-            "3e1c", tuple(propositions), everything, None, answers[0], tuple(entailed), tuple(occurrences)
-        )
     if question_type == "missing":
         return _missing_premise(rng, propositions, occurrences, split.entailed, split.not_entailed)
-    raise ValueError(f"question_type={question_type!r}: expected one of {', '.join(QUESTION_TYPES)}")
+    if not split.entailed:
+        return "no entailed option"
+    entailed = _by_signature(split.entailed, content, None)
+    not_entailed = _by_signature(split.not_entailed, content, None)
+    if question_type == "3c1e":
+        for answer in _in_random_order(rng, split.entailed):
+            mates = not_entailed.get(surface_signature(answer, content, None), [])
+            distractors = pick_distinct(rng, mates, 3, [answer])
+            if distractors is not None:
+                return SymbolicItem(
+                    "3c1e", tuple(propositions), everything, None, answer, tuple(distractors), tuple(occurrences)
+                )
+        return "no three non-entailed options with the answer's signature"
+    for signature in _in_random_order(rng, list(entailed)):
+        chosen = pick_distinct(rng, entailed[signature], 3)
+        if chosen is None:
+            continue
+        answers = pick_distinct(rng, not_entailed.get(signature, []), 1, chosen)
+        if answers is not None:
+            return SymbolicItem(
+                "3e1c", tuple(propositions), everything, None, answers[0], tuple(chosen), tuple(occurrences)
+            )
+    return "no three entailed options and a non-entailed one of one signature"
 
 
 def _missing_premise(
@@ -311,34 +291,41 @@ def _missing_premise(
     entailed: Sequence[Formula],
     not_entailed: Sequence[Formula],
 ) -> SymbolicItem | str:
-    """A missing-premise item: conclusion from the entailment group, a needed proposition removed (§2.1)."""
+    """A missing-premise item: conclusion from the entailment group, a needed proposition removed (§2.1).
+
+    The removed proposition (a rule premise or a literal fact) is the answer. The distractors have its signature
+    relative to the shown content and the conclusion; they come from the same generator as the answer (the same
+    rule, or literals, over the instance's variables) and the non-entailment group, and each must be non-entailed by
+    the full content and leave the conclusion unproven when added.
+    """
     content = [p.formula for p in propositions]
     pairs = [(c, j) for c in entailed for j in necessary_premises(content, c)]
     if not pairs:
         return "no conclusion with a necessary premise"
-    conclusion, removed = rng.choice(pairs)
-    shown = tuple(i for i in range(len(propositions)) if i != removed)
-    rest = [content[i] for i in shown]
-    answer = content[removed]
     used = sorted({v for p in propositions for v in p.variables})
-    # Distractors shaped like the answer (the same rule over the content's variables), then the non-entailment
-    # group; all must be non-entailed by the full content and must not restore the conclusion.
-    shaped = [f for f in rule_shaped(propositions[removed].rule, used) if models(f) != models(answer)]
     whole = models_of_all(content)
-    rest_mask = models_of_all(rest)
-    counter = ~models(conclusion)
-
-    def admissible(f: Formula) -> bool:
-        mask = models(f)
-        return bool(whole & ~mask) and bool(rest_mask & mask & counter)
-
-    pool = [f for f in [*shaped, *not_entailed] if admissible(f)]
-    distractors = _matching_shape(rng, list(dict.fromkeys(pool)), 3, shape(answer), [answer, conclusion])
-    if distractors is None:
-        return "too few distractors that leave the conclusion unproven"
-    return SymbolicItem(
-        "missing", tuple(propositions), shown, conclusion, answer, tuple(distractors), tuple(occurrences)
-    )
+    for conclusion, removed in _in_random_order(rng, pairs):
+        shown = tuple(i for i in range(len(propositions)) if i != removed)
+        rest = [content[i] for i in shown]
+        answer = content[removed]
+        rule = propositions[removed].rule
+        shaped = [literal(v, s) for v in used for s in (True, False)] if rule == FACT else rule_shaped(rule, used)
+        rest_mask = models_of_all(rest)
+        counter = ~models(conclusion)
+        wanted = surface_signature(answer, rest, conclusion)
+        mates = [
+            f
+            for f in dict.fromkeys([*shaped, *not_entailed])
+            if whole & ~models(f)
+            and rest_mask & models(f) & counter
+            and surface_signature(f, rest, conclusion) == wanted
+        ]
+        distractors = pick_distinct(rng, mates, 3, [answer, conclusion])
+        if distractors is not None:
+            return SymbolicItem(
+                "missing", tuple(propositions), shown, conclusion, answer, tuple(distractors), tuple(occurrences)
+            )
+    return "no three distractors with the answer's signature that leave the conclusion unproven"
 
 
 # -------------------------------------------------------------------------------------------------------- proofs
@@ -389,8 +376,9 @@ def construction_claims(item: SymbolicItem) -> list[Claim]:
     """The claims of the construction (§2.1) beyond the answer key.
 
     Every entailed option (3c1e: the answer; 3e1c: the distractors; missing: the conclusion) needs at least two
-    propositions: no single proposition entails it. The distractors of a missing-premise question come from the
-    non-entailment group: the full content does not entail them.
+    propositions: no single proposition entails it. An entailed implication ``l₁ → l₂`` is not vacuous: the content
+    entails neither ``l₂`` nor ``¬l₁`` (else it would hold without chaining anything). The distractors of a
+    missing-premise question come from the non-entailment group: the full content does not entail them.
     """
     needed: list[Formula]
     if item.question_type == "3c1e":
@@ -405,6 +393,10 @@ def construction_claims(item: SymbolicItem) -> list[Claim]:
         out += [
             (f"proposition {i + 1} alone does not entail entailed formula {k + 1}", [p], formula, False)
             for i, p in enumerate(item.full_content)
+        ]
+        out += [
+            (f"entailed formula {k + 1} is not vacuous: content does not entail {show(w)}", item.full_content, w, False)
+            for w in vacuity_witnesses(formula)
         ]
     if item.question_type == "missing":
         out += [
@@ -511,7 +503,14 @@ def realise_item(
         "templates": content_templates,
         "option_templates": [template for _, template in rendered],
         "variables": [
-            {"name": name, "sentence": entry.sentence, "negation": entry.negation} for name, entry in zip(names, chosen)
+            {
+                "name": name,
+                "sentence": entry.sentence,
+                "negation": entry.negation,
+                "paraphrases": list(entry.paraphrases),
+                "contradictions": list(entry.contradictions),
+            }
+            for name, entry in zip(names, chosen)
         ],
         "num_propositions": len(item.propositions),
         "occurrences": list(item.occurrences),
@@ -604,6 +603,51 @@ def build_instances(job: InstanceRun) -> tuple[list[dict[str, Any] | None], Buil
     return rows, stats
 
 
+def sampling_statistics(rows: Sequence[dict[str, Any]], n: int) -> dict[str, Any]:
+    """What the content sampler produced over the shipped rows, to compare with the authors' generator.
+
+    Returns:
+        `rules`: the rule (or `fact`) of every sampled proposition, shown or removed; `facts_per_instance`: how many
+        instances have 0, 1, … literal facts; `uses`: how many (instance, variable) pairs have 0..n uses, and
+        `nth_use_per_instance`: the mean number of variables used n times per instance; `option_kinds`: options
+        that are literals vs the rest.
+    """
+    rules: Counter[str] = Counter()
+    facts: Counter[int] = Counter()
+    uses: Counter[int] = Counter()
+    for row in rows:
+        sampled = [*row["rules"], *([row["removed_rule"]] if row["removed_rule"] else [])]
+        rules.update(sampled)
+        facts[sum(rule == FACT for rule in sampled)] += 1
+        uses.update(row["occurrences"])
+    literal_options = sum(t == "literal" for row in rows for t in row["option_templates"])
+    return {
+        "rules": {rule: rules[rule] for rule in (*RULES, FACT)},
+        "facts_per_instance": {str(k): facts[k] for k in sorted(facts)},
+        "uses": {str(k): uses[k] for k in range(n + 1)},
+        "nth_use_per_instance": round(uses[n] / len(rows), 4) if rows else 0.0,
+        "option_kinds": {"literal": literal_options, "other": 4 * len(rows) - literal_options},
+    }
+
+
+def language_statistics(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The English side's lexical diversity (§3.2, Table 5): vocabulary size, and the KL statistic when it can be had.
+
+    The KL divergence needs a general-English reference, read from the optional `wordfreq` package (the `stats`
+    extra, part of `dev`); without it the statistic is left out and the note says why, so a build never fails for
+    want of a statistic.
+    """
+    from lgmt_tasks.divlogiceval.diversity import lexical_statistics, wordfreq_reference
+
+    try:
+        reference: Mapping[str, float] | None = wordfreq_reference()
+    except ImportError:
+        reference = None
+    out: dict[str, Any] = dict(lexical_statistics(rows, reference))
+    out["kl_reference"] = "wordfreq English frequencies" if reference else "not computed: pip install lgmt-tasks[stats]"
+    return out
+
+
 def build_divlogiceval(config: DivLogicEvalConfig, progress: bool = False, num_proc: int = 1) -> DivLogicEvalBuild:
     """Build DivLogicEval instances for a config. See the module docstring for the pipeline.
 
@@ -650,6 +694,8 @@ def build_divlogiceval(config: DivLogicEvalConfig, progress: bool = False, num_p
             rows.append(row)
             stats.count(question_type, "rows")
     stats.notes["rows"] = len(rows)
+    stats.notes["sampling"] = sampling_statistics(rows, config.n)
+    stats.notes["language"] = language_statistics(rows)
     stats.notes["answer_positions"] = {LETTERS[p]: sum(r["answer"] == p for r in rows) for p in range(4)}
     # Order by the content hash (not the whole id, which starts with the type): `--limit` then samples every type.
     rows.sort(key=lambda r: r["id"].rsplit("-", 1)[1])

@@ -2,7 +2,8 @@
 
 DivLogicEval: the answer key (which options the content entails, or which restore a missing premise) and
 the construction claims of §2.1 (no single proposition entails an entailed option; a missing-premise question's
-distractors are not entailed by the full content), as the builder proves them.
+distractors are not entailed by the full content), and that no entailed implication ``l₁ → l₂`` holds vacuously
+(the content entails neither ``l₂`` nor ``¬l₁``), as the builder proves them.
 """
 
 from __future__ import annotations
@@ -10,6 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from lgmt_tasks.divlogiceval.logic import vacuity_witnesses
+from lgmt_tasks.logic.parse import parse
+from lgmt_tasks.logic.printer import show
 from lgmt_tasks.verify.claims import ENTAILED, NOT_ENTAILED, Claim, RowError, choice, guard, text, texts
 from lgmt_tasks.vocabulary import OPTION_LETTERS
 
@@ -18,6 +22,19 @@ _LETTERS = OPTION_LETTERS
 
 def _entails(row_id: str, group: str, what: str, premises: Sequence[str], conclusion: str, expected: bool) -> Claim:
     return Claim(row_id, group, what, "entails", (*premises, conclusion), ENTAILED if expected else NOT_ENTAILED)
+
+
+def _vacuity_witnesses(formula: str) -> list[str]:
+    """What the content must not entail for an implication between literals to hold non-vacuously (`¬l₁`, `l₂`).
+
+    Raises:
+        RowError: If the formula string does not parse.
+    """
+    try:
+        parsed = parse(formula)
+    except ValueError as exc:
+        raise RowError(f"cannot parse {formula!r}: {exc}") from exc
+    return [show(w) for w in vacuity_witnesses(parsed)]
 
 
 def row_claims(row: Mapping[str, Any], row_id: str) -> list[Claim]:
@@ -97,6 +114,11 @@ def row_claims(row: Mapping[str, Any], row_id: str) -> list[Claim]:
             _entails(row_id, build, f"proposition {i + 1} alone does not entail {name}", [p], formula, False)
             for name, formula in targets
             for i, p in enumerate(full)
+        ]
+        out += [
+            _entails(row_id, build, f"{name} is not vacuous: content does not entail {w}", full, w, False)
+            for name, formula in targets
+            for w in _vacuity_witnesses(formula)
         ]
         return out
 

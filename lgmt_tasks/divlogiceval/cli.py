@@ -8,7 +8,9 @@ from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
 
 
 @click.command("divlogiceval")
-@click.option("--per-type", type=int, default=20, show_default=True, help="Instances per question type.")
+@click.option(
+    "--per-type", type=int, default=300, show_default=True, help="Instances per question type (the paper: 300)."
+)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option(
     "--n",

@@ -8,10 +8,18 @@ logic: that is the point of the benchmark.
 
 Data files (package data, `lgmt_tasks/divlogiceval/data/`):
 
-- `sentences.jsonl`: our pool of simple sentences over many topics, one JSON object a line with `sentence`,
-  `negation` (written by hand, natural: "does not play", "did not win", "is not", and a few lexical negations),
-  `topic`, and `proper_start` when the sentence starts with a name (its first letter stays upper case inside a
-  longer sentence). The paper drew its sentences from SNLI and MNLI, which we cannot ship or download.
+- `lexicon.json`: the lexicon of our sentence generator (`builtin_pool`): about 6,150 common nouns and 800 adjectives
+  (the word lists of the MIT-licensed `wonderwords` package, filtered; its licence travels in the file), and
+  hand-written people, works and verbs. Every variable is a proposition "someone made a work titled T that compares the
+  N1 to the N2", with three nouns of its own (no two pool entries share a noun, so the variables of one instance never
+  share a topic), and is rendered by several sentences: the base sentence and three paraphrases (active / passive voice,
+  relative clause / participle, "there is someone who ..."), and five negations for ¬X (quantifier duality "someone" →
+  "nobody", "a nurse" → "no nurse", "... by anyone", "there is no one who ...", "it is not true that ..."). Each
+  rendering is a fixed, meaning-preserving syntactic transformation of the same proposition, so a paraphrase says
+  exactly what the variable says and a negation is exactly its ¬X. The paper drew its sentences from SNLI and MNLI
+  (premises, with entailed hypotheses as extra renderings), which we cannot ship or download.
+- `sentences.jsonl`: our earlier hand-written pool of 580 simple sentences with hand-written negations
+  (`handwritten_pool`; load it as a user pool by its path to build with it).
 - `templates.json`: the templates of the three formula shapes. Each carries `reads_as`, what it literally says in
   our notation over its slot letters; the tests prove each equivalent to the form it renders, so a template cannot
   silently say something else.
@@ -61,17 +69,32 @@ _NEGATED = re.compile(r"\b(?:not|never|no longer)\b|n't\b", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class PoolSentence:
-    """One sentence of a pool and its negation.
+    """One variable's sentences: the sentence, its negation, and optional further renderings of each.
 
     Attributes:
         sentence: A simple declarative sentence, with final punctuation.
         negation: Its negation (a sentence that is true exactly when `sentence` is false).
-        proper_start: The first word is a name and keeps its capital inside a longer sentence.
+        proper_start: The first word is a name and keeps its capital inside a longer sentence (all renderings).
+        paraphrases: Other sentences saying exactly what `sentence` says (used for the variable X).
+        contradictions: Other sentences saying exactly what `negation` says (used for ¬X).
+        topic_words: The words that carry the sentence's topic (for the builtin pool: its three nouns); no two entries
+            of the builtin pool share one.
     """
 
     sentence: str
     negation: str
     proper_start: bool = False
+    paraphrases: tuple[str, ...] = ()
+    contradictions: tuple[str, ...] = ()
+    topic_words: tuple[str, ...] = ()
+
+    def positive_forms(self) -> tuple[str, ...]:
+        """Every sentence that renders the variable X."""
+        return (self.sentence, *self.paraphrases)
+
+    def negative_forms(self) -> tuple[str, ...]:
+        """Every sentence that renders ¬X."""
+        return (self.negation, *self.contradictions)
 
 
 @dataclass
@@ -90,10 +113,157 @@ class PoolReport:
 
 @cache
 def builtin_pool() -> tuple[PoolSentence, ...]:
-    """Our sentence pool (`sentences.jsonl`)."""
+    """Our sentence pool: generated from `lexicon.json` (see `generate_pool`), the same on every call and machine."""
+    return tuple(generate_pool(lexicon()))
+
+
+@cache
+def handwritten_pool() -> tuple[PoolSentence, ...]:
+    """Our earlier hand-written pool of 580 sentences (`sentences.jsonl`), one sentence and negation each."""
     text = resources.files(DATA_PACKAGE).joinpath(f"{DATA_DIR}/sentences.jsonl").read_text(encoding="utf-8")
     rows = [json.loads(line) for line in text.splitlines() if line.strip()]
     return tuple(PoolSentence(row["sentence"], row["negation"], bool(row.get("proper_start", False))) for row in rows)
+
+
+# ---------------------------------------------------------------------------------------------- pool generator
+
+POOL_SEED = 20250101
+"""The seed of the builtin pool (fixed: the pool is part of the package, not of a build's config)."""
+
+NOUNS_PER_ENTRY = 3
+"""Nouns of one pool entry: two compared ones and the one in the title."""
+
+Subject = tuple[str, str, str, str]
+"""A subject's forms: positive ("a nurse"), negative ("no nurse"), after "by" in a negation ("any nurse"), and after
+"there is" in a negation ("no nurse")."""
+
+_GENERIC_SUBJECTS: tuple[Subject, ...] = (
+    ("someone", "nobody", "anyone", "no one"),
+    ("somebody", "no one", "anybody", "nobody"),
+)
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """The word lists of the pool generator (`lexicon.json`).
+
+    Attributes:
+        nouns: Common nouns (the topics; each goes to exactly one pool entry).
+        adjectives: Adjectives (in titles, "The Rabid Molecule").
+        people: Nouns for people ("nurse": "a nurse" / "no nurse" / "any nurse").
+        works: `(past tense, past participle, works)`: a verb and the works it makes ("wrote", "written", poem ...).
+    """
+
+    nouns: tuple[str, ...]
+    adjectives: tuple[str, ...]
+    people: tuple[str, ...]
+    works: tuple[tuple[str, str, tuple[str, ...]], ...]
+
+
+@cache
+def lexicon() -> Lexicon:
+    """The generator's lexicon, from `lexicon.json`."""
+    text = resources.files(DATA_PACKAGE).joinpath(f"{DATA_DIR}/lexicon.json").read_text(encoding="utf-8")
+    data = json.loads(text)
+    return Lexicon(
+        tuple(data["nouns"]),
+        tuple(data["adjectives"]),
+        tuple(data["people"]),
+        tuple((w["past"], w["participle"], tuple(w["works"])) for w in data["works"]),
+    )
+
+
+def indefinite(word: str) -> str:
+    """`a` or `an` before a word, by its sound (the exceptions are the ones our lexicon has)."""
+    lowered = word.lower()
+    if lowered.startswith(("eu", "uni", "use", "usu", "one", "once")):
+        return "a"
+    if lowered.startswith(("hour", "honest", "honor", "honour", "heir")):
+        return "an"
+    return "an" if lowered[:1] in "aeiou" else "a"
+
+
+def _title(adjective: str, noun: str) -> str:
+    """A title such as "The Teeny-Tiny Molecule"."""
+    words = [part.capitalize() for part in adjective.split("-")]
+    return f"The {'-'.join(words)} {noun.capitalize()}"
+
+
+def _subjects(people: Sequence[str]) -> tuple[Subject, ...]:
+    """Every subject: "someone" and "somebody", and an indefinite person ("a nurse") for each people noun."""
+    return _GENERIC_SUBJECTS + tuple((f"{indefinite(p)} {p}", f"no {p}", f"any {p}", f"no {p}") for p in people)
+
+
+def entry_sentences(
+    subject: Subject, past: str, participle: str, work: str, title: str, compared: tuple[str, str], falsity: str
+) -> tuple[list[str], list[str]]:
+    """The renderings of one proposition: "<subject> <made> a <work> titled "<title>" that compares N1 to N2".
+
+    Every rendering is a fixed syntactic transformation that keeps the meaning (the truth conditions) of the
+    base sentence, which is why no prover or annotator is needed to trust them:
+
+    - positive: the base (relative clause), a reduced relative ("comparing"), the passive with the subject as agent
+      ("... was written by a nurse"), and the existential "there is a nurse who ...";
+    - negative: the quantifier dual of each ("nobody wrote ...", "no nurse wrote ... comparing ...", "no work ... was
+      written by any nurse", "there is no nurse who ..."), and sentential negation ("it is not true that ...").
+
+    Returns:
+        The positive sentences (base first) and the negative ones (the plain negation first).
+    """
+    positive, negative, by_any, no_one = subject
+    n1, n2 = compared
+    thing = f'{work} titled "{title}"'
+    made = f"{past} {indefinite(work)} {thing}"
+    relative = f"that compares the {n1} to the {n2}"
+    reduced = f"comparing the {n1} to the {n2}"
+    base = f"{positive} {made} {relative}"
+    positives = [
+        base,
+        f"{positive} {made} {reduced}",
+        f"{indefinite(work)} {thing} {relative} was {participle} by {positive}",
+        f"there is {positive} who {made} {relative}",
+    ]
+    negatives = [
+        f"{negative} {made} {relative}",
+        f"{negative} {made} {reduced}",
+        f"no {thing} {relative} was {participle} by {by_any}",
+        f"there is {no_one} who {made} {relative}",
+        f"it is {falsity} that {base}",
+    ]
+    return [sentence_case(s) for s in positives], [sentence_case(s) for s in negatives]
+
+
+def generate_pool(words: Lexicon, seed: int = POOL_SEED) -> list[PoolSentence]:
+    """Generate a sentence pool over a lexicon: one entry per three nouns, each noun in exactly one entry.
+
+    Since no two entries share a noun, the variables of an instance (distinct entries) never share a topic: the
+    sentences cannot be linked by commonsense. Subjects, verbs, works and title adjectives are drawn with the seed
+    and may repeat across entries; they are frame words, never the topic.
+
+    Args:
+        words: The lexicon.
+        seed: The generator's seed (the same seed gives the same pool).
+
+    Returns:
+        The pool, in the order of the shuffled nouns.
+    """
+    rng = random.Random(seed)
+    nouns = sorted(set(words.nouns))
+    rng.shuffle(nouns)
+    adjectives = sorted(set(words.adjectives))
+    subjects = _subjects(sorted(set(words.people)))
+    makes = [(past, participle, work) for past, participle, works in words.works for work in works]
+    pool: list[PoolSentence] = []
+    for start in range(0, len(nouns) - NOUNS_PER_ENTRY + 1, NOUNS_PER_ENTRY):
+        n1, n2, n3 = nouns[start : start + NOUNS_PER_ENTRY]
+        past, participle, work = rng.choice(makes)
+        title = _title(rng.choice(adjectives), n3)
+        falsity = rng.choice(("not true", "false"))
+        positives, negatives = entry_sentences(rng.choice(subjects), past, participle, work, title, (n1, n2), falsity)
+        pool.append(
+            PoolSentence(positives[0], negatives[0], False, tuple(positives[1:]), tuple(negatives[1:]), (n1, n2, n3))
+        )
+    return pool
 
 
 def negate(sentence: str) -> str:
@@ -320,14 +490,22 @@ class Realiser:
     used: list[str] = field(default_factory=list)
 
     def literal(self, formula: Formula) -> str:
-        """A literal (``X`` or ``¬X``) as a clause: the sentence of X, or its negation."""
+        """A literal (``X`` or ``¬X``) as a clause: one of the sentences of X, or one of its negations.
+
+        Each mention draws its rendering anew, so one variable is said in several ways within an instance (as the
+        paper's sentences alternate between an NLI premise and its entailed hypotheses).
+        """
         if isinstance(formula, Atom):
             entry = self.sentences[formula.pred]
-            return clause(entry.sentence, entry.proper_start)
+            return clause(self._one_of(entry.positive_forms()), entry.proper_start)
         if isinstance(formula, Not) and isinstance(formula.body, Atom):
             entry = self.sentences[formula.body.pred]
-            return clause(entry.negation, entry.proper_start)
+            return clause(self._one_of(entry.negative_forms()), entry.proper_start)
         raise ValueError(f"not a literal: {formula!r}")
+
+    def _one_of(self, forms: Sequence[str]) -> str:
+        """One rendering, drawn by the instance's generator (no draw when there is only one, as in user pools)."""
+        return forms[0] if len(forms) == 1 else self.rng.choice(list(forms))
 
     def negated_literal(self, formula: Formula) -> str:
         """The negation of a literal as a clause (¬¬X is rendered as X)."""
@@ -376,3 +554,69 @@ class Realiser:
         """Put a formula into English as a sentence (capitalised, with a full stop), and name the template."""
         text, template = self.render(formula)
         return sentence_case(text), template
+
+
+# ----------------------------------------------------------------------------------------------------- questions
+
+QUESTIONS: dict[str, tuple[str, ...]] = {
+    "3c1e": (
+        "Given the information provided, which conclusion is most likely to be accurate?",
+        "Which of the following can be concluded from the statements above?",
+        "If the statements above are true, which of the following must also be true?",
+        "Which of the following follows logically from the statements above?",
+        "Based only on the statements above, which of the following is certainly true?",
+        "Assuming everything stated above is true, which of the following must hold?",
+        "Which of the following is a valid inference from the statements above?",
+        "Which one of the options is guaranteed to be true by the statements above?",
+        "Taking the statements above as true, which of the following can be inferred?",
+        "Which of the following conclusions is supported by the statements above, with no further assumptions?",
+        "According to the statements above, which of the following has to be the case?",
+        "Which of the following is entailed by the statements above?",
+        "If all of the statements above hold, which of the following is then necessarily true?",
+        "Which of the following is a logical consequence of the statements above?",
+        "From the statements above alone, which of the following may be validly concluded?",
+        "Which of the following is true in every situation in which the statements above are true?",
+    ),
+    "3e1c": (
+        "Given the information provided, which conclusion is least likely to be accurate?",
+        "Which of the following can NOT be concluded from the statements above?",
+        "If the statements above are true, each of the following must also be true EXCEPT:",
+        "Which of the following does not follow logically from the statements above?",
+        "Which of the following is not a valid inference from the statements above?",
+        "Assuming everything stated above is true, which of the following is not guaranteed to hold?",
+        "Which one of the options is not entailed by the statements above?",
+        "Based only on the statements above, which of the following could still be false?",
+        "Which of the following conclusions is not supported by the statements above?",
+        "Taking the statements above as true, which of the following cannot be inferred?",
+        "Three of the options follow from the statements above. Which one does not?",
+        "Which of the following is not a logical consequence of the statements above?",
+        "If all of the statements above hold, which of the following might nevertheless be false?",
+        "According to the statements above, which of the following need not be the case?",
+        "Which of the following would be an invalid conclusion to draw from the statements above?",
+        "From the statements above alone, which of the following may NOT be validly concluded?",
+    ),
+    "missing": (
+        "The conclusion above does not follow from the statements alone. Which of the following, if added as a "
+        "premise, allows the conclusion to be properly drawn?",
+        "Which of the following is the missing premise that makes the argument above logically valid?",
+        "The argument above relies on an unstated premise. Which of the following, if assumed, makes the "
+        "conclusion follow?",
+        "Which of the following, if added to the statements above, would make the conclusion follow logically?",
+        "Which of the following premises is needed, together with the statements above, to validly derive the "
+        "conclusion?",
+        "Which of the following is the unstated assumption that, together with the statements above, entails the "
+        "conclusion?",
+        "The conclusion does not yet follow from the statements above. Which of the following would complete the "
+        "argument?",
+        "Which one of the options, once added as a premise, turns the argument above into a valid one?",
+        "Which of the following, if assumed together with the statements above, guarantees the conclusion?",
+        "Which missing premise, added to the statements above, makes the conclusion a logical consequence?",
+        "What must be added to the statements above for the conclusion to be properly inferred?",
+        "Which of the following premises, if supplied, lets the conclusion be deduced from the statements above?",
+        "To make the argument above logically valid, which of the following has to be added as a premise?",
+    ),
+}
+"""Question wordings per type (one is drawn per instance): 16 / 16 / 13 as in the authors' code
+(`to_train_test_val.py`, lists `qe`, `qc`, `qmp`), written in our own words so that each asks exactly for what the
+type's answer is: 3c1e the option that follows, 3e1c the one that does not, missing the premise that completes the
+argument. The first 3e1c wording is the paper's (Appendix H)."""

@@ -4,32 +4,36 @@ Everything here is propositional logic over the eight variables A–H of the pap
 (`Atom(name, ())`). The English side lives in `divlogiceval_english`; the builder (`divlogiceval`) joins the two
 and proves every answer key with Z3.
 
-Content (Algorithm 1). An instance has `l` propositions, `l` uniform in 2..n+1. Before each proposition the
-selection probability of every variable is recomputed from the occurrence counter `o`: Eq. (3),
-(max(o) + 1 − oᵢ) / Σⱼ (max(o) + 1 − oⱼ), except that a variable already used n − 1 times gets 0.1 and one used n
-times or more gets 0 (the paper mixes the fixed 0.1 with the Eq. (3) values; we renormalise the mixture, which is
-the only way to sample from it). Three distinct variables are drawn without replacement with those weights and fitted
-into one of the three implication rules of Eq. (1), chosen uniformly; each proposition is the premise of its rule:
+Content (Algorithm 1, as the authors' ILogicEval `make_expression.py` runs it). An instance has `l` propositions,
+`l` uniform in 2..n+1. Before each proposition the selection weight of every variable is recomputed: the raw Eq. (3)
+numerator max(o) + 1 − oᵢ, except 0.1 for a variable already used n − 1 times and 0 for one used n times, the
+mixture normalised once (`selection_weights`). Three distinct variables are drawn without replacement with those
+weights, shuffled, and fitted into one of the three implication rules of Eq. (1), drawn 1/4, 1/4, 1/2 as the authors'
+`randint(0, 3)` does (`RULE_DRAW`); each proposition is the premise of its rule:
 
 - rule 1a, ``A → B`` (contraposition gives ``¬B → ¬A``); only the first two variables are used (Appendix B);
 - rule 1b, ``¬(A ∧ B) → C`` (gives ``¬A → C``);
 - rule 1c, ``(A ∨ B) → C`` (gives ``A → C``).
 
-Only the variables fitted into the rule are counted (Algorithm 1, line 16).
+Only the variables fitted into the rule count as uses (Algorithm 1, line 16); the counter Eq. (3) reads follows the
+authors' code (`_count_uses`). Then literal facts (``X``, ``¬X``) over the variables used fewer than n times are
+inserted among the propositions (`add_facts`), as in the paper's Appendix H instance.
 
 Potential answer set (§2.1, Appendix B). Over the variables x′ with 0 < oₖ < n: every literal (``X``, ``¬X``) and
 every implication between literals of two different variables (``X → ¬Y``). Each candidate is decided against the
 content and falls into the entailment group `entailed` or the non-entailment group `not_entailed`; entailed
-candidates that a single proposition already entails are removed, so that every correct option needs at least two
-propositions.
+candidates that a single proposition already entails, and implications the content entails only vacuously (it fixes
+one of their literals), are removed, so that every correct option needs at least two propositions and some chaining.
+`surface_signature` says what a form-only shortcut could read off an option; the builder gives every distractor the
+answer's signature.
 
 Deciding the split. The candidates of one instance number about a hundred; asking Z3 about each (a few
 milliseconds per query, most of it building a fresh context) would make a build of a few hundred instances take
 minutes. For eight propositional variables, truth tables are an exact decision procedure that costs microseconds: the
 models of a formula are a 256-bit mask, and Γ ⊨ φ iff mask(Γ) ∧ ¬mask(φ) = 0. The builder therefore splits the
 candidates with truth tables and then proves the answer key of every row with Z3 (DESIGN decision 2), dropping and
-counting any item where the two disagree or Z3 does not decide (neither has happened); the test suite proves every
-other claim of the construction with Z3 as well, over a whole default build.
+counting any item where the two disagree or Z3 does not decide (neither has happened), and proves every construction
+claim with Z3 as well (`build.construction_claims`).
 """
 
 from __future__ import annotations
@@ -155,33 +159,50 @@ class Proposition:
     formula: Formula
 
 
-def selection_weights(occurrences: Sequence[int], n: int) -> list[float]:
-    """The selection probabilities of the eight variables before a proposition (Algorithm 1, Eq. 3).
+RULE_DRAW: tuple[Rule, ...] = ("1b", "1c", "1a", "1a")
+"""The rule of each value of the authors' `random.randint(0, 3)` (ILogicEval `make_expression.py:74`, read by
+`addbyrule`, lines 43–57): 0 is ``¬(A ∧ B) → C``, 1 is ``(A ∨ B) → C``, 2 and 3 are ``A → B``; so 1a is drawn half the
+time and 1b, 1c a quarter each (the paper's text does not say; the authors' code decides)."""
+
+FACT = "fact"
+"""The `rule` of a literal fact ``X`` / ``¬X`` added to the content (ILogicEval `make_expression.py:93–98`)."""
+
+
+def draw_rule(rng: random.Random) -> Rule:
+    """Draw the rule of one proposition as the authors' generator does (see `RULE_DRAW`)."""
+    return RULE_DRAW[rng.randint(0, 3)]
+
+
+def selection_weights(priority: Sequence[int], uses: Sequence[int], n: int) -> list[float]:
+    """The selection probabilities of the eight variables before a proposition, as the authors compute them.
+
+    ILogicEval `make_expression.py:68–72`: the raw numerator of Eq. (3), ``max(o) + 1 − oᵢ``, is mixed unnormalised
+    with the fixed 0.1 for a variable used n − 1 times (0 at n uses), and the mixture is normalised once. (Mixing the
+    0.1 with normalised Eq. (3) values instead would make a variable's (n)-th use about ten times likelier.)
 
     Args:
-        occurrences: How often each variable has been fitted into a rule so far (the counter `o`).
+        priority: The authors' occurrence counter that Eq. (3) reads (`candidates_count`, see `sample_content`).
+        uses: How often each variable has been fitted into a rule so far (`candidates_use`, the cap).
         n: The paper's `n`: a variable may occur at most n times in an instance.
 
     Returns:
-        Eq. (3) for each variable, except 0.1 at n − 1 occurrences and 0 at n or more, renormalised to sum to 1
-        (all zeros if no variable is selectable).
+        One probability per variable, summing to 1 (all zeros if no variable is selectable).
     """
-    top = max(occurrences) + 1
-    denominator = sum(top - o for o in occurrences)
+    top = max(priority) + 1
     raw = []
-    for o in occurrences:
-        if o >= n:
+    for p, u in zip(priority, uses, strict=True):
+        if u >= n:
             raw.append(0.0)
-        elif o == n - 1:
+        elif u == n - 1:
             raw.append(0.1)
         else:
-            raw.append((top - o) / denominator)
+            raw.append(float(top - p))
     total = sum(raw)
     return [w / total for w in raw] if total > 0 else raw
 
 
 def _weighted_sample(rng: random.Random, weights: Sequence[float], k: int) -> list[int] | None:
-    """Draw `k` distinct indices with the given weights (successive draws, weights fixed), or None if impossible."""
+    """Draw `k` distinct indices with the given weights (successive draws, renormalised), or None if impossible."""
     remaining = list(weights)
     chosen: list[int] = []
     for _ in range(k):
@@ -201,31 +222,61 @@ def _weighted_sample(rng: random.Random, weights: Sequence[float], k: int) -> li
     return chosen
 
 
+def _count_uses(priority: list[int], uses: list[int], used: Sequence[int]) -> None:
+    """Update both counters after a proposition, as ILogicEval `make_expression.py:82–87` does.
+
+    Every fitted variable gains a use (the cap of Algorithm 1). The counter Eq. (3) reads gains 2 for the first
+    antecedent variable and 1 for the last one (the loop adds 2 to each antecedent, then takes 1 back from the last),
+    and nothing for the consequent: for ``A → B`` that is A + 1; for the three-variable rules A + 2, B + 1.
+    """
+    for i in used[:-1]:
+        priority[i] += 2
+    priority[used[-2]] -= 1
+    for i in used:
+        uses[i] += 1
+
+
+def add_facts(rng: random.Random, propositions: list[Proposition], uses: Sequence[int], n: int) -> None:
+    """Insert literal facts into the content, as ILogicEval `make_expression.py:91–98` does.
+
+    Over the variables used fewer than n times, ``randint(0, ⌊len / 1.5⌋)`` of them are drawn without replacement;
+    each becomes the fact ``¬X`` with probability 1/3 (else ``X``) and is inserted at a uniform position. Facts do not
+    count as uses (the authors add them after the counters are final).
+    """
+    eligible = [name for name, u in zip(VARIABLES, uses, strict=True) if 0 < u < n]
+    for name in rng.sample(eligible, rng.randint(0, int(len(eligible) / 1.5))):
+        positive = rng.randint(0, 2) != 0
+        fact = Proposition(FACT, (name,), literal(name, positive))
+        propositions.insert(rng.randint(0, len(propositions)), fact)
+
+
 def sample_content(rng: random.Random, n: int) -> tuple[list[Proposition], list[int]] | None:
-    """Sample the content of one instance (Algorithm 1).
+    """Sample the content of one instance (Algorithm 1, as ILogicEval `make_expression.py:62–98` runs it).
 
     Args:
         rng: The instance's random generator.
-        n: The paper's `n` (2..n+1 propositions; at most n occurrences of a variable).
+        n: The paper's `n` (2..n+1 rule propositions; at most n occurrences of a variable).
 
     Returns:
-        The propositions and the final occurrence counter, or None if fewer than three variables were selectable
-        (impossible for n ≥ 2, kept for safety).
+        The propositions (rule premises and literal facts, in content order) and the final use counter, or None if
+        fewer than three variables were selectable (impossible for n ≥ 2, kept for safety).
     """
     count = rng.randint(2, n + 1)
-    occurrences = [0] * len(VARIABLES)
+    priority = [0] * len(VARIABLES)
+    uses = [0] * len(VARIABLES)
     propositions: list[Proposition] = []
     for _ in range(count):
-        picked = _weighted_sample(rng, selection_weights(occurrences, n), 3)
+        picked = _weighted_sample(rng, selection_weights(priority, uses, n), 3)
         if picked is None:
             return None
-        rule = rng.choice(RULES)
+        rng.shuffle(picked)  # make_expression.py:73: the roles in the rule do not follow the draw order
+        rule = draw_rule(rng)
         used = picked[:2] if rule == "1a" else picked
         names = tuple(VARIABLES[i] for i in used)
-        for i in used:
-            occurrences[i] += 1
+        _count_uses(priority, uses, used)
         propositions.append(Proposition(rule, names, rule_formula(rule, names)))
-    return propositions, occurrences
+    add_facts(rng, propositions, uses, n)
+    return propositions, uses
 
 
 # ------------------------------------------------------------------------------------------------------- options
@@ -307,40 +358,95 @@ class AnswerSplit:
     """The potential answer set of one content, split by entailment.
 
     Attributes:
-        entailed: Entailed candidates that no single proposition entails (the paper's filtered group e).
+        entailed: Entailed candidates that no single proposition entails and that are not vacuous (the paper's
+            filtered group e).
         single: Entailed candidates that a single proposition already entails (removed from e).
+        vacuous: Entailed implications ``l₁ → l₂`` that hold only because the content alone fixes a literal (it
+            entails ``l₂`` or ``¬l₁``); removed from e, since they test no chaining (literal facts make them common).
         not_entailed: Candidates the content does not entail (the group n).
     """
 
     entailed: tuple[Formula, ...]
     single: tuple[Formula, ...]
+    vacuous: tuple[Formula, ...]
     not_entailed: tuple[Formula, ...]
 
 
+def vacuity_witnesses(formula: Formula) -> list[Formula]:
+    """What a content would have to entail for an implication between literals to hold vacuously.
+
+    Returns:
+        ``[l₂, ¬l₁]`` for ``l₁ → l₂`` (the content entails the implication trivially if it entails either); nothing
+        for any other shape.
+    """
+    if isinstance(formula, Implies) and is_literal(formula.left) and is_literal(formula.right):
+        left = formula.left
+        return [formula.right, left.body if isinstance(left, Not) else Not(left)]
+    return []
+
+
 def split_answers(content: Sequence[Formula], candidates: Iterable[Formula]) -> AnswerSplit:
-    """Split candidates into entailed-by-two-or-more, entailed-by-one, and not entailed (truth tables).
+    """Split candidates into entailed (non-vacuously, by two or more), by one, vacuously, and not entailed.
 
     Args:
         content: The content propositions.
         candidates: The potential answer set.
 
     Returns:
-        The split, each group in the candidates' order.
+        The split, each group in the candidates' order (decided on truth tables).
     """
     whole = models_of_all(content)
     singles = [models(p) for p in content]
-    entailed: list[Formula] = []
-    single: list[Formula] = []
-    not_entailed: list[Formula] = []
+    groups: dict[str, list[Formula]] = {"entailed": [], "single": [], "vacuous": [], "not_entailed": []}
     for candidate in candidates:
         counter = ~models(candidate)
         if whole & counter:
-            not_entailed.append(candidate)
+            groups["not_entailed"].append(candidate)
         elif any(mask & counter == 0 for mask in singles):
-            single.append(candidate)
+            groups["single"].append(candidate)
+        elif any(whole & ~models(w) == 0 for w in vacuity_witnesses(candidate)):
+            groups["vacuous"].append(candidate)
         else:
-            entailed.append(candidate)
-    return AnswerSplit(tuple(entailed), tuple(single), tuple(not_entailed))
+            groups["entailed"].append(candidate)
+    return AnswerSplit(**{name: tuple(group) for name, group in groups.items()})
+
+
+def _mentioned(formula: Formula) -> set[str]:
+    """The variables a formula mentions."""
+    return {literal_variable(f) for _, f in _literals(formula)}
+
+
+def surface_signature(option: Formula, shown: Sequence[Formula], conclusion: Formula | None) -> tuple[object, ...]:
+    """Everything about an option that a form-only shortcut can read off the row, relative to the content shown.
+
+    Options with equal signatures cannot be told apart by any heuristic of `divlogiceval.shortcuts` except through
+    the sentences chosen for their variables and the templates (both drawn at random, independently of which option
+    is the answer). The builder therefore draws the distractors with the answer's signature.
+
+    Per literal of the option, left to right: its polarity; whether a shown proposition mentions its variable;
+    whether the content states it as a fact (1), states its negation (−1) or neither (0); and how it relates to each
+    literal of the conclusion (same literal 1, same variable negated 2, other variable 0). For the option as a whole:
+    its kind, and for each pair of its variables whether some shown proposition mentions both.
+
+    Args:
+        option: The option.
+        shown: The propositions shown in the content.
+        conclusion: The conclusion of a missing-premise question (None otherwise).
+    """
+    mentions = [_mentioned(p) for p in shown]
+    facts = {f for f in shown if is_literal(f)}
+    conclusion_literals = [f for _, f in _literals(conclusion)] if conclusion is not None else []
+    literals = [f for _, f in _literals(option)]
+    per_literal = []
+    for lit in literals:
+        name = literal_variable(lit)
+        negated = Not(lit) if isinstance(lit, Atom) else lit.body if isinstance(lit, Not) else lit
+        fact = 1 if lit in facts else -1 if negated in facts else 0
+        relation = tuple(1 if c == lit else 2 if literal_variable(c) == name else 0 for c in conclusion_literals)
+        per_literal.append((isinstance(lit, Not), any(name in m for m in mentions), fact, relation))
+    names = [literal_variable(f) for f in literals]
+    together = tuple(any(a in m and b in m for m in mentions) for i, a in enumerate(names) for b in names[i + 1 :])
+    return (kind(option), tuple(per_literal), together)
 
 
 def necessary_premises(content: Sequence[Formula], conclusion: Formula) -> list[int]:

@@ -8,7 +8,15 @@ so the table and `log.results` cannot disagree. The overall column pools all ins
 balanced, so this is also the mean of the three types).
 
 Numbers are fractions in [0, 1]; the paper prints percentages. PartialCircular is PC_α with the run's `-T alpha`
-(the paper's PartialCircular at α = 1, the default); a run with another α is labelled so in its setting.
+(the paper's PartialCircular at α = 1, the default); a run with another α is labelled so in its setting, as are
+runs of s-DivLogicEval (`-T form=symbolic`, Table 7) and of the NoLR prompt (`-T instruction=no_reasoning`, Table 4).
+
+Run-to-run variation (Tables 2-3): when a model and setting has several runs, each epoch of each log being one run
+(`inspect eval --epochs 5`, or five separate logs), `run_variation` gives ACC, CIR and PC per run and their
+coefficient of variation, CV = standard deviation over the runs / their mean, in percent. The standard deviation is
+the population one (divided by the number of runs): with it the runs printed in Table 3 give the paper's CV for ACC
+(3.3) and CIR (6.3); the sample one gives 3.7 and 7.1. For PC the printed runs give 2.9 against the paper's 3.1,
+which their rounding to 0.1 allows (at most 3.1). The authors' public code computes no CV.
 """
 
 from __future__ import annotations
@@ -35,20 +43,37 @@ EXTRA: tuple[tuple[str, str], ...] = (("rotation_acc", "accuracy over rotations 
 """The further per-type numbers of the `by_question_type` table."""
 
 
+LATER_KEYS: frozenset[str] = frozenset({"original_parsed"})
+"""Outcome keys that logs of task version 1 lack; such logs are still read, with these keys NaN."""
+
+
 def _outcome(sample: Any) -> Mapping[str, float] | None:
+    """The sample's DivLogicEval outcome dict (a log of an earlier version: the keys it has, the later ones NaN)."""
     for score in (sample.scores or {}).values():
         value = score.value
-        if isinstance(value, Mapping) and all(isinstance(value.get(k), int | float) for k in OUTCOME_KEYS):
-            return value
+        if isinstance(value, Mapping) and all(
+            isinstance(value.get(k), int | float) for k in OUTCOME_KEYS if k not in LATER_KEYS
+        ):
+            return {**dict.fromkeys(LATER_KEYS, math.nan), **value}
     return None
 
 
 def setting_of(log: EvalLog) -> str:
-    """`0-shot` or `3-shot` (`-T shots`), with `, α=…` when PartialCircular was run with another alpha than 1."""
+    """The run's setting label: `0-shot` or `3-shot` (`-T shots`), then any of the non-default settings.
+
+    Those are `symbolic` (`-T form=symbolic`), `NoLR` (`-T instruction=no_reasoning`) and `α=…` (PartialCircular
+    with another alpha than 1), joined by commas: `3-shot, symbolic`.
+    """
     args = log.eval.task_args or {}
-    setting = f"{int(args.get('shots') or 0)}-shot"
+    parts = [f"{int(args.get('shots') or 0)}-shot"]
+    if args.get("form", "natural") == "symbolic":
+        parts.append("symbolic")
+    if args.get("instruction", "standard") == "no_reasoning":
+        parts.append("NoLR")
     alpha = float(args.get("alpha", 1.0))
-    return setting if alpha == 1.0 else f"{setting}, α={alpha:g}"
+    if alpha != 1.0:
+        parts.append(f"α={alpha:g}")
+    return ", ".join(parts)
 
 
 def outcome_frame(logs: Iterable[LogLike]) -> pd.DataFrame:
@@ -67,13 +92,14 @@ def outcome_frame(logs: Iterable[LogLike]) -> pd.DataFrame:
                 {
                     "model": log.eval.model,
                     "setting": setting_of(log),
+                    "log": str(log.location),
                     "id": sample.id,
                     "epoch": sample.epoch,
                     "question_type": str(question_type),
                     **{key: float(value[key]) for key in OUTCOME_KEYS},
                 }
             )
-    return pd.DataFrame(rows, columns=["model", "setting", "id", "epoch", "question_type", *OUTCOME_KEYS])
+    return pd.DataFrame(rows, columns=["model", "setting", "log", "id", "epoch", "question_type", *OUTCOME_KEYS])
 
 
 def _summary(chunk: pd.DataFrame) -> dict[str, float]:
@@ -119,6 +145,43 @@ def table9(per_type: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def coefficient_of_variation(values: Sequence[float]) -> float:
+    """Population standard deviation / mean, in percent (Table 3); NaN for no values or a zero mean."""
+    if not values:
+        return math.nan
+    average = sum(values) / len(values)
+    if average == 0:
+        return math.nan  # CV is undefined when every run scores 0 on average
+    spread = math.sqrt(sum((v - average) ** 2 for v in values) / len(values))
+    return 100 * spread / average
+
+
+def run_variation(frame: pd.DataFrame) -> pd.DataFrame:
+    """Tables 2-3's shape: per (model, setting) with two or more runs, ACC / CIR / PC of each run, mean and CV (%).
+
+    A run is one epoch of one log, numbered in the order of the logs, then of the epochs (`run1`, `run2`, ...); each
+    run's metric is the mean over its instances, computed like every other number of the report. Models and settings
+    with a single run give no rows; an empty frame when none has more.
+    """
+    rows = []
+    for (model, setting), part in frame.groupby(["model", "setting"], sort=True):
+        runs = [chunk for _, chunk in part.groupby(["log", "epoch"], sort=True)]
+        if len(runs) < 2:
+            continue
+        for name, abbreviation in METRICS:
+            per_run = [mean(metric_values(chunk[list(OUTCOME_KEYS)].to_dict("records"), name)) for chunk in runs]
+            row: dict[str, Any] = {"model": model, "setting": setting, "metric": abbreviation}
+            row.update({f"run{k + 1}": value for k, value in enumerate(per_run)})
+            row["mean"] = sum(per_run) / len(per_run)
+            row["CV (%)"] = coefficient_of_variation(per_run)
+            rows.append(row)
+    if not rows:
+        return pd.DataFrame()
+    table = pd.DataFrame(rows)
+    runs_columns = sorted((c for c in table.columns if c.startswith("run")), key=lambda c: int(c[3:]))
+    return table[["model", "setting", "metric", *runs_columns, "mean", "CV (%)"]]
+
+
 def type_plots(per_type: pd.DataFrame, out_dir: Path) -> list[Path]:
     """Figure 2's view: ACC, CIR and PC per question type, with ±1.96 standard errors; one PNG per model and setting."""
     plt = pyplot()
@@ -146,8 +209,9 @@ def suite_report(paths: Sequence[LogLike], out_dir: Path | None = None) -> Suite
     """DivLogicEval's Table 9 from Inspect logs.
 
     Tables (stems): `table9` (the paper's shape: per model, setting and metric ACC / CIR / PC; columns Test and one
-    per question type) and `by_question_type` (one row per model, setting and question type, with the number of
-    instances, the accuracy over all rotations c/4, the unparsed rate, and standard errors over instances).
+    per question type), `by_question_type` (one row per model, setting and question type, with the number of
+    instances, the accuracy over all rotations c/4, the unparsed rate, and standard errors over instances) and, when
+    some model and setting has several runs (epochs or logs), `run_variation` (Table 3: per run, mean, CV in %).
     Plot: `question_types_<model>_<setting>.png`, ACC / CIR / PC per question type with 95% normal intervals.
 
     Args:
@@ -165,6 +229,10 @@ def suite_report(paths: Sequence[LogLike], out_dir: Path | None = None) -> Suite
     titles = {
         "table9": "Table 9: ACC, Circular (CIR) and PartialCircular (PC) per question type (fractions)",
         "by_question_type": "Table 9 per question type, with instances, c/4, unparsed rate and standard errors",
+        "run_variation": "Table 3: ACC, CIR and PC per run (epoch of a log) and their coefficient of variation (%)",
     }
+    variation = run_variation(frame)
+    if not variation.empty:
+        tables["run_variation"] = variation
     plots = type_plots(per_type, Path(out_dir) / "divlogiceval") if out_dir is not None else []
     return SuiteReport("divlogiceval", tables=tables, plots=plots, titles=titles)

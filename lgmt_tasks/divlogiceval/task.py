@@ -3,10 +3,13 @@
 Each sample is one four-option question (3c1e: which option follows; 3e1c: which does not; missing: which option is
 the missing premise) whose answer key is proven by Z3. The model answers all four circular rotations of the options;
 the scorer reports Accuracy (original order), Circular (all four right) and PartialCircular (Eq. 2, or PC_α).
+`form=symbolic` shows the formulas instead of the English (s-DivLogicEval, Table 7), `instruction=no_reasoning`
+adds the NoLR sentence of §3.1, and `dataset=ttchungc/DivLogicEval` runs the authors' released questions.
 
 Examples:
     inspect eval lgmt_tasks/divlogiceval --model openai/gpt-4o-mini
     inspect eval lgmt_tasks/divlogiceval --model lgmt/smollm2 -T question_type=3e1c -T shots=3 -T per_type=50
+    inspect eval lgmt_tasks/divlogiceval --model openai/gpt-4o -T dataset=ttchungc/DivLogicEval -T form=symbolic
 """
 
 from __future__ import annotations
@@ -14,11 +17,20 @@ from __future__ import annotations
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 
-from lgmt_tasks.divlogiceval.build import DEFAULT_N, DEFAULT_PER_TYPE, build_shots
-from lgmt_tasks.divlogiceval.dataset import QuestionTypeChoice, build_config, load_divlogiceval_rows, record_to_sample
+from lgmt_tasks.divlogiceval.build import DEFAULT_N, DEFAULT_PER_TYPE
+from lgmt_tasks.divlogiceval.dataset import (
+    FormChoice,
+    QuestionTypeChoice,
+    VariantChoice,
+    check_form,
+    load_divlogiceval_rows,
+    record_to_sample,
+    shot_rows,
+    shown_row,
+)
 from lgmt_tasks.scorers.divlogiceval import circular_choice
 from lgmt_tasks.scorers.divlogiceval_metrics import check_alpha
-from lgmt_tasks.solvers.divlogiceval import check_shots, rotations_generate
+from lgmt_tasks.solvers.divlogiceval import InstructionChoice, check_instruction, check_shots, rotations_generate
 from lgmt_tasks.suites import suite
 
 VERSION = suite("divlogiceval").version
@@ -30,11 +42,14 @@ def divlogiceval(
     question_type: QuestionTypeChoice = "all",
     shots: int = 0,
     alpha: float = 1.0,
+    form: FormChoice = "natural",
+    instruction: InstructionChoice = "standard",
     per_type: int = DEFAULT_PER_TYPE,
     seed: int = 0,
     n: int = DEFAULT_N,
     pool: str | None = None,
     dataset: str | None = None,
+    variant: VariantChoice = "polished",
     revision: str | None = None,
 ) -> Task:
     """DivLogicEval with circular evaluation: ACC, Circular, PartialCircular, per question type.
@@ -42,14 +57,22 @@ def divlogiceval(
     Args:
         question_type: `3c1e`, `3e1c`, `missing`, or `all` (default).
         shots: 0 (default) or 3: three solved examples, one per question type, from a seed stream disjoint from the
-            evaluated instances (§4.1).
+            evaluated instances (§4.1); from the unpolished file for the authors' released data.
         alpha: PC_α's weight of the entropy penalty in [0, 1]; 1 (default) is the paper's PartialCircular.
+        form: `natural` (default) or `symbolic`: content, conclusion and options shown as formulas in the authors'
+            notation (s-DivLogicEval, Table 7); the question wording stays.
+        instruction: `standard` (default, Appendix I) or `no_reasoning`: Appendix I's instruction followed by the
+            NoLR sentence of §3.1 (Table 4).
         per_type: Instances per question type of the on-the-fly build (the paper's test set: 300).
         seed: Build seed (the same seed gives the same instances, byte for byte).
         n: The paper's n: 2..n + 1 propositions per instance.
         pool: A sentence pool to instantiate variables with (a `.txt` / `.jsonl` file or a dataset with a
             `sentence` column); default: ours.
-        dataset: A folder written by `lgmt build divlogiceval`, or a Hub dataset id, to evaluate instead of building.
+        dataset: A folder written by `lgmt build divlogiceval`, a Hub dataset id, or the authors' released data (a
+            folder with `polished.parquet` / `unpolished.parquet`, or `ttchungc/DivLogicEval`), to evaluate instead
+            of building.
+        variant: `polished` (default; the paper's 900-question test set) or `unpolished`: which file of the
+            authors' released data to evaluate.
         revision: Hub revision of `dataset`.
 
     Returns:
@@ -57,12 +80,22 @@ def divlogiceval(
     """
     check_shots(shots)
     check_alpha(alpha)
+    check_form(form)
+    check_instruction(instruction)
     rows = load_divlogiceval_rows(
-        question_type, per_type=per_type, seed=seed, n=n, pool=pool, dataset=dataset, revision=revision
+        question_type, per_type=per_type, seed=seed, n=n, pool=pool, dataset=dataset, revision=revision, variant=variant
     )
-    examples = build_shots(build_config(per_type, seed, n, pool), exclude_ids=rows["id"]) if shots else []
+    examples = (
+        shot_rows(
+            exclude_ids=rows["id"], per_type=per_type, seed=seed, n=n, pool=pool, dataset=dataset, revision=revision
+        )
+        if shots
+        else []
+    )
+    shown_examples = [shown_row(e, form) for e in examples]
+    samples = [record_to_sample(shown_row(dict(r), form), shown_examples, instruction) for r in rows]
     return Task(
-        dataset=MemoryDataset([record_to_sample(dict(r), examples) for r in rows], name="divlogiceval"),
+        dataset=MemoryDataset(samples, name="divlogiceval"),
         solver=rotations_generate(),
         scorer=circular_choice(alpha),
         version=VERSION,

@@ -36,7 +36,7 @@ from lgmt_tasks.logicasker.catalogue import YES_TYPE, Skill, answer_of, catalogu
 from lgmt_tasks.logicasker.english import question
 from lgmt_tasks.logicasker.generate import MAX_LENGTH, Problem, Rejected, generate
 
-BUILD_REVISION = 1
+BUILD_REVISION = 2
 """Bumped whenever the builder's output changes for the same config (part of the build-cache key)."""
 
 FEATURES = datasets.Features(
@@ -47,6 +47,7 @@ FEATURES = datasets.Features(
         "rule": datasets.Value("string"),
         "problem_type": datasets.Value("string"),
         "length": datasets.Value("int32"),
+        "effective_depth": datasets.Value("int32"),
         "premises": datasets.List(datasets.Value("string")),
         "premises_fol": datasets.List(datasets.Value("string")),
         "conclusion": datasets.Value("string"),
@@ -56,10 +57,17 @@ FEATURES = datasets.Features(
     }
 )
 
+UNRELATED_ATTEMPTS = 10
+"""Attempts for an `unrelated` slot before it is filled by a contradiction instead.
+
+A short chain often decides every literal in its own words (`generate.independent`), and then every attempt of the
+same skill and length fails alike; trying all `attempts` would only cost Z3 time.
+"""
+
 DEFAULT_PER_SKILL = 4
 """Tests per skill and length by default: two yes, two no (one contradiction and one unrelated, or two fallacies).
 
-Small on purpose: 92 skills × 4 = 368 tests build on the fly in a few seconds. The paper used n = 10 per leaf.
+Small on purpose: 92 skills × 4 = 368 tests build on the fly in well under a minute. The paper used n = 10 per leaf.
 """
 
 
@@ -180,6 +188,7 @@ def make_row(problem: Problem) -> dict[str, Any]:
         "rule": problem.skill.name,
         "problem_type": problem.problem_type,
         "length": problem.length,
+        "effective_depth": problem.effective_depth,
         "premises": list(problem.premises),
         "premises_fol": [show(p) for p in problem.premises_fol],
         "conclusion": problem.conclusion,
@@ -258,10 +267,24 @@ def build_skill(job: tuple[str, LogicAskerConfig]) -> tuple[list[dict[str, Any]]
                 config.seed,
                 slot,
                 stats,
-                attempts=config.attempts,
+                attempts=config.attempts if problem_type != "unrelated" else min(config.attempts, UNRELATED_ATTEMPTS),
                 timeout_ms=config.timeout_ms,
                 taken=taken,
             )
+            if problem is None and problem_type == "unrelated":
+                # Short chains may decide every literal in their words: the slot stays a no, as a contradiction.
+                stats.count(skill.id, "unrelated_as_contradiction")
+                problem = fill_slot(
+                    skill,
+                    "contradiction",
+                    length,
+                    config.seed,
+                    slot,
+                    stats,
+                    attempts=config.attempts,
+                    timeout_ms=config.timeout_ms,
+                    taken=taken,
+                )
             if problem is None:
                 stats.count(skill.id, "unfilled")
                 continue
@@ -302,6 +325,9 @@ def build_logicasker(config: LogicAskerConfig, progress: bool = False, num_proc:
     stats.notes["catalogue"] = {f"{lg}/{cat}": c for (lg, cat), c in counts(config.skills()).items()}
     stats.notes["tests_by_problem_type"] = dict(sorted(Counter(r["problem_type"] for r in rows).items()))
     stats.notes["tests_by_length"] = {str(k): v for k, v in sorted(Counter(r["length"] for r in rows).items())}
+    stats.notes["tests_by_effective_depth"] = {
+        str(k): v for k, v in sorted(Counter(r["effective_depth"] for r in rows).items())
+    }
     rows.sort(key=lambda r: (r["id"].rsplit("-", 1)[1], r["id"]))  # hash order mixes skills for `--limit`
     return LogicAskerBuild(dataset_from_rows(rows, FEATURES), stats, config)
 
@@ -319,6 +345,8 @@ def summary(build: LogicAskerBuild) -> str:
         f"lengths {', '.join(map(str, build.config.lengths))}; {attempts} attempts, {s.total_dropped()} rejected, "
         f"{unfilled} slots unfilled.",
     ]
+    depths = ", ".join(f"{d}: {n}" for d, n in s.notes.get("tests_by_effective_depth", {}).items())
+    lines.append(f"Tests by effective depth: {depths or 'none'} (attempts shallower than their length are rejected).")
     if reasons:
         lines.append("Rejected attempts by reason: " + "; ".join(f"{r}: {n}" for r, n in reasons.most_common()))
     return "\n".join(lines)

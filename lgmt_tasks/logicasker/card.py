@@ -23,6 +23,7 @@ COLUMNS = """| column | meaning |
 | `rule` | the rule (skill) tested, e.g. `modus ponens`, `existential De Morgan's laws` |
 | `problem_type` | `valid` (answer yes), `contradiction`, `unrelated` or `fallacy` (answer no) |
 | `length` | number of rule applications in the inference chain (1-7) |
+| `effective_depth` | fewest catalogue rule applications deriving the chain's conclusion (no prover); equals `length` |
 | `premises`, `conclusion` | the test in English (Appendix D vocabulary, template sentences) |
 | `premises_fol`, `conclusion_fol` | the same in first-order logic (`lgmt_tasks.logic.parse` notation) |
 | `question` | the prompt of the paper (Appendix G) |

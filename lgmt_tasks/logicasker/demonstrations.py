@@ -69,16 +69,29 @@ def demonstrations_for(
     """
     texts: list[str] = []
     for slot, (skill, problem_type) in enumerate(leaves):
-        for attempt in range(ATTEMPTS):
-            rng = random.Random(derived_seed(seed, "demonstration", skill.id, problem_type, length, slot, attempt))
-            result = generate(skill, problem_type, length, rng, timeout_ms=timeout_ms)
-            if isinstance(result, Rejected) or result.id in avoid:
-                continue
-            texts.append(demonstration_text(result))
-            break
-        else:
+        # An unrelated leaf whose chains decide every literal in their own words is shown as a contradiction, as
+        # the builder does (`build.UNRELATED_ATTEMPTS`).
+        kinds = (problem_type, "contradiction") if problem_type == "unrelated" else (problem_type,)
+        text = next(
+            (t for kind in kinds if (t := _demonstration(skill, kind, seed, length, slot, avoid, timeout_ms))), None
+        )
+        if text is None:
             raise ValueError(f"no demonstration of {skill.name} ({problem_type}) after {ATTEMPTS} attempts")
+        texts.append(text)
     return texts
+
+
+def _demonstration(
+    skill: Skill, problem_type: str, seed: int, length: int, slot: int, avoid: Collection[str], timeout_ms: int
+) -> str | None:
+    """The first demonstration of one leaf that generates and is not an evaluation test, or None."""
+    for attempt in range(ATTEMPTS):
+        rng = random.Random(derived_seed(seed, "demonstration", skill.id, problem_type, length, slot, attempt))
+        result = generate(skill, problem_type, length, rng, timeout_ms=timeout_ms)
+        if isinstance(result, Rejected) or result.id in avoid:
+            continue
+        return demonstration_text(result)
+    return None
 
 
 def random_leaves(skills: Sequence[Skill], seed: int, n: int = DEMONSTRATIONS) -> list[tuple[Skill, str]]:

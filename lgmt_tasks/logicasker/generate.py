@@ -18,10 +18,17 @@ How one test of skill S, problem type T and length L is made, all with one seede
    English stays readable; a support that would put the conclusion among the premises, or a premise next to its
    own negation, is skipped. Only when no premise has such a support may a premise F of any shape be supported
    as a whole, by modus ponens (r → F, r) or disjunctive syllogism (r ∨ F, ¬r). A fallacy's chain uses valid
-   rules only, so the invalid step stays the fallacy.
+   rules only, so the invalid step stays the fallacy. A chain whose steps cancel (simplification from A ∧ B,
+   then conjunction giving A ∧ B back from A and B) is shallower than L: its *effective depth*, the fewest rule
+   applications that reach the chain's conclusion (`depth.effective_depth`, a search over the catalogue's rules
+   without the prover), must equal L, or the attempt is rejected.
 3. **Conclusion.** `valid` and `fallacy`: the form's conclusion. `contradiction`: the conclusion negated, with
-   the negation moved through quantifiers (¬∀x A becomes ∃x ¬A, ¬¬A becomes A), as the authors' generator does.
-   `unrelated`: a literal about a fresh symbol with the conclusion's shape (∀x U(x), ∃x ¬U(x), U(a) or u).
+   the negation pushed down to the literals (`contradict`: ¬∀x A becomes ∃x ¬A, ¬(A → B) becomes A ∧ ¬B).
+   `unrelated`: the conclusion with one symbol swapped for another of the premises (or else a literal over the
+   premises' symbols) that Z3 shows independent of the premises (`independent`); the paper's fresh-symbol
+   version (`unrelated`) is kept for reference only, since its new words give the answer away. Each letter of the
+   base form is instantiated negated half the time (`_polarities`), so negation words do not mark the answer
+   either.
 4. **Words.** The abstract symbols get Appendix D vocabulary and FOL names (`english.assign_vocabulary`).
 5. **Proof.** Z3 decides the final FOL: the answer is `yes` iff the premises entail the conclusion. A test whose
    premises are contradictory, whose query is undecided, or whose proven answer differs from its problem type's
@@ -61,6 +68,7 @@ from lgmt_tasks.logic.syntax import (
     with_children,
 )
 from lgmt_tasks.logicasker.catalogue import YES_TYPE, Form, Skill, answer_of, catalogue
+from lgmt_tasks.logicasker.depth import effective_depth
 from lgmt_tasks.logicasker.english import EnglishError, assign_vocabulary, sentence
 
 MAX_LENGTH = 7
@@ -109,6 +117,8 @@ class Problem:
         conclusion: The conclusion in English.
         answer: `yes` iff Z3 proved that the premises entail the conclusion, else `no`.
         steps: The supporting rules of the chain, in the order they were applied.
+        effective_depth: The fewest rule applications that derive the chain's conclusion from the premises
+            (`depth.effective_depth`); always equal to `length`, since shallower chains are rejected.
     """
 
     skill: Skill
@@ -121,6 +131,7 @@ class Problem:
     conclusion: str
     answer: str
     steps: tuple[str, ...] = ()
+    effective_depth: int = 1
 
     @property
     def id(self) -> str:
@@ -248,22 +259,48 @@ def instantiate(
         The premises and the conclusion.
     """
     atoms_, preds_, consts_ = _symbols_of([*form.premises, form.conclusion])
+    flips = _polarities([*atoms_, *preds_], form, rng)
     if skill.quantifier is None:
         amap = {a: sym.atom() for a in atoms_}
         pmap = {p: sym.predicate() for p in preds_}
         cmap = {c: sym.constant() for c in consts_}
-        premises = [map_symbols(p, amap, pmap, cmap) for p in form.premises]
-        return premises, map_symbols(form.conclusion, amap, pmap, cmap)
+        negative = {amap.get(n, pmap.get(n, n)) for n in flips}
+        premises = [flip(map_symbols(p, amap, pmap, cmap), negative) for p in form.premises]
+        return premises, flip(map_symbols(form.conclusion, amap, pmap, cmap), negative)
     lifted = {a: sym.predicate() for a in atoms_}
+    negative = {lifted[n] for n in flips}
     if skill.quantifier != "existential":
         existential = -1
     elif existential is None:
         existential = rng.randrange(len(form.premises))
     premises = [
-        (Exists if i == existential else Forall)("x", _lift(p, lifted, "x")) for i, p in enumerate(form.premises)
+        (Exists if i == existential else Forall)("x", flip(_lift(p, lifted, "x"), negative))
+        for i, p in enumerate(form.premises)
     ]
-    conclusion = (Exists if skill.quantifier == "existential" else Forall)("x", _lift(form.conclusion, lifted, "x"))
+    lifted_conclusion = flip(_lift(form.conclusion, lifted, "x"), negative)
+    conclusion = (Exists if skill.quantifier == "existential" else Forall)("x", lifted_conclusion)
     return premises, conclusion
+
+
+def _polarities(letters: Sequence[str], form: Form, rng: random.Random) -> set[str]:
+    """The schematic letters to instantiate with a negated symbol (each with probability 1/2).
+
+    Without this, most conclusions of the catalogue's forms are positive, so their contradictions are negative and
+    "a negated conclusion means no" would answer the test (the shortcut battery's `negated` heuristic). A form
+    that is about double negation (complement laws) keeps its letters positive: a flip would collapse it.
+    """
+    if any(_double_negation(f) for f in (*form.premises, form.conclusion)):
+        return set()
+    return {letter for letter in letters if rng.random() < 0.5}
+
+
+def flip(f: Formula, negative: set[str]) -> Formula:
+    """Negate every atom whose symbol is in `negative`, writing ¬¬A (a flipped atom under a negation) as A."""
+    if isinstance(f, Not) and isinstance(f.body, Atom) and f.body.pred in negative:
+        return f.body
+    if isinstance(f, Atom) and f.pred in negative:
+        return Not(f)
+    return with_children(f, tuple(flip(c, negative) for c in children(f)))
 
 
 # --------------------------------------------------------------------------- false kinds
@@ -277,6 +314,33 @@ def negate(f: Formula) -> Formula:
         return Exists(f.var, negate(f.body))
     if isinstance(f, Exists):
         return Forall(f.var, negate(f.body))
+    return Not(f)
+
+
+def contradict(f: Formula) -> Formula:
+    """The contradiction of a conclusion, with the negation pushed down to the literals (negation normal form).
+
+    ¬(A → B) is written A ∧ ¬B, ¬(A ∧ B) as ¬A ∨ ¬B, ¬(A ∨ B) as ¬A ∧ ¬B, ¬(A ↔ B) as A ↔ ¬B, ¬∀x A as ∃x ¬A.
+    A bare "it is not the case that ..." would mark every contradiction by its surface (see `_polarities`).
+    """
+    if isinstance(f, Not):
+        return f.body
+    if isinstance(f, Forall):
+        return Exists(f.var, contradict(f.body))
+    if isinstance(f, Exists):
+        return Forall(f.var, contradict(f.body))
+    if isinstance(f, Implies):
+        return And((f.left, contradict(f.right)))
+    if isinstance(f, And):
+        return Or(tuple(contradict(c) for c in f.args))
+    if isinstance(f, Or):
+        return And(tuple(contradict(c) for c in f.args))
+    if isinstance(f, Iff):
+        return Iff(f.left, contradict(f.right))
+    if isinstance(f, Top):
+        return Bottom()
+    if isinstance(f, Bottom):
+        return Top()
     return Not(f)
 
 
@@ -466,7 +530,7 @@ def _instantiation(target: Formula, atom: Atom) -> Callable[[random.Random, Symb
 
 def expand(
     premises: list[Formula], conclusion: Formula, steps: int, logic: str, rng: random.Random, sym: Symbols
-) -> tuple[list[Formula], list[str]] | None:
+) -> tuple[list[Formula], list[str], list[Formula]] | None:
     """Grow the inference chain by `steps` supporting rule applications (§3.2), or None if it cannot grow.
 
     Args:
@@ -479,31 +543,52 @@ def expand(
         sym: The test's fresh symbols.
 
     Returns:
-        The new premises and the names of the supporting rules, or None when no premise can be supported.
+        The new premises, the names of the supporting rules and the premises they replaced (the chain's inner
+        nodes, which `depth.effective_depth` may pass through), or None when no premise can be supported.
     """
+    base = (tuple(premises), conclusion)
     premises = list(premises)
     used: list[str] = []
+    replaced: list[Formula] = []
     for _ in range(steps):
-        step = _one_step(premises, conclusion, logic, rng, sym)
+
+        def honest(index: int, new: list[Formula], done: int = len(used)) -> bool:
+            # The chain so far plus this step must need every one of its steps (no cancelling pair).
+            trial = [*premises[:index], *new, *premises[index + 1 :]]
+            wanted = done + 2  # the base step, the steps taken, and this one
+            return effective_depth(trial, conclusion, wanted, base, [*replaced, premises[index]]) == wanted
+
+        step = _one_step(premises, conclusion, logic, rng, sym, honest)
         if step is None:
             return None
         index, new, rule = step
+        replaced.append(premises[index])
         premises[index : index + 1] = new
         used.append(rule)
-    return premises, used
+    return premises, used, replaced
 
 
 def _one_step(
-    premises: list[Formula], conclusion: Formula, logic: str, rng: random.Random, sym: Symbols
+    premises: list[Formula],
+    conclusion: Formula,
+    logic: str,
+    rng: random.Random,
+    sym: Symbols,
+    honest: Callable[[int, list[Formula]], bool] | None = None,
 ) -> tuple[int, list[Formula], str] | None:
-    """Support one premise: a random readable, non-trivial option; the fallback only when nothing else works."""
+    """Support one premise: a random readable, non-trivial option; the fallback only when nothing else works.
+
+    `honest(index, new)` vets an option that is otherwise acceptable: `expand` uses it to refuse a step that would
+    make the chain shallower than its length (checking step by step wastes fewer attempts than rejecting at the end).
+    """
     for fallback in (False, True):
         options = [(i, s) for i, f in enumerate(premises) for s in _supports(f, logic, fallback)]
         rng.shuffle(options)
         for index, support in options:
             trial = Symbols(list(sym.atoms), list(sym.predicates), list(sym.constants))
             new = support.make(rng, trial)
-            if all(_readable(p, support.unit) for p in new) and not _conflicts(new, premises, conclusion):
+            acceptable = all(_readable(p, support.unit) for p in new) and not _conflicts(new, premises, conclusion)
+            if acceptable and (honest is None or honest(index, new)):
                 sym.atoms, sym.predicates, sym.constants = trial.atoms, trial.predicates, trial.constants
                 return index, new, support.rule
     return None
@@ -544,6 +629,70 @@ def _conflicts(new: Sequence[Formula], premises: Sequence[Formula], conclusion: 
 # --------------------------------------------------------------------------- one test
 
 
+def independent(
+    premises: Sequence[Formula], conclusion: Formula, rng: random.Random, timeout_ms: int
+) -> Formula | Rejected:
+    """An `unrelated` conclusion in the premises' own words, which the premises neither entail nor refute.
+
+    The paper's unrelated conclusion is about a fresh proposition, so its words never occur in the premises and
+    "a word the premises lack means no" answers every such test (the shortcut battery's `new-word` heuristic).
+    Here the candidates come first from the conclusion itself with one of its symbols replaced by another symbol of
+    the premises, plain or negated (same shape and length as the valid conclusion, so "a long conclusion means
+    yes" fails too), then from literals over the premises' symbols shaped like the conclusion (∀x P(x) / ∃x ¬P(x),
+    P(a) at its constant, or a proposition), each group in a seeded order; the first that Z3 shows independent of
+    the premises (neither it nor its negation follows) is the conclusion. At most `MAX_UNRELATED_TRIES` are proven.
+    """
+    candidates = _same_shape(premises, conclusion, rng) + _literals(premises, conclusion, rng)
+    tried = 0
+    for candidate in candidates:
+        if candidate in (conclusion, negate(conclusion)):
+            continue
+        tried += 1
+        if tried > MAX_UNRELATED_TRIES:
+            break
+        if _prove(premises, candidate, timeout_ms) == "no" and _prove(premises, negate(candidate), timeout_ms) == "no":
+            return candidate
+    return Rejected("no unrelated conclusion in the premises' words")
+
+
+MAX_UNRELATED_TRIES = 12
+"""Candidates proven per unrelated attempt (two Z3 queries each) before the attempt is given up."""
+
+
+def _same_shape(premises: Sequence[Formula], conclusion: Formula, rng: random.Random) -> list[Formula]:
+    """The conclusion with one symbol swapped for another symbol of the premises (plain or negated), shuffled."""
+    p_atoms, p_preds, _ = _symbols_of(premises)
+    c_atoms, c_preds, _ = _symbols_of([conclusion])
+    out: list[Formula] = []
+    for own, pool, kind in ((c_atoms, p_atoms, "atoms"), (c_preds, p_preds, "predicates")):
+        for old in own:
+            for new in pool:
+                if new in own:
+                    continue
+                renamed = map_symbols(conclusion, **{kind: {old: new}})
+                out += [renamed, flip(renamed, {new})]
+    rng.shuffle(out)
+    return out
+
+
+def _literals(premises: Sequence[Formula], conclusion: Formula, rng: random.Random) -> list[Formula]:
+    """Literals over the premises' symbols shaped like the conclusion (quantifier, constant), shuffled."""
+    atoms_, preds_, _ = _symbols_of(premises)
+    consts = _constants_in(conclusion)
+    cores: list[Formula]
+    if isinstance(conclusion, Forall | Exists):
+        cores = [Atom(p, (Var(conclusion.var),)) for p in preds_]
+    elif consts:
+        cores = [Atom(p, (Const(consts[0]),)) for p in preds_]
+    else:
+        cores = [Atom(a) for a in atoms_]
+    candidates: list[Formula] = [lit for core in cores for lit in (core, Not(core))]
+    if isinstance(conclusion, Forall | Exists):
+        candidates = [type(conclusion)(conclusion.var, c) for c in candidates]
+    rng.shuffle(candidates)
+    return candidates
+
+
 def _prove(premises: Sequence[Formula], conclusion: Formula, timeout_ms: int) -> str | Rejected:
     result = entailment(premises, conclusion, timeout_ms=timeout_ms)
     if isinstance(result, Contradictory):
@@ -578,15 +727,23 @@ def generate(
     sym = Symbols()
     forms = skill.valid_forms() if problem_type == YES_TYPE or not skill.is_fallacy else skill.forms
     form = rng.choice(forms)
-    premises, base_conclusion = instantiate(skill, form, rng, sym)
-    grown = expand(premises, base_conclusion, length - 1, skill.logic, rng, sym)
+    base_premises, base_conclusion = instantiate(skill, form, rng, sym)
+    grown = expand(base_premises, base_conclusion, length - 1, skill.logic, rng, sym)
     if grown is None:
         return Rejected("no premise can be supported")
-    premises, steps = grown
+    premises, steps, replaced = grown
+    depth = effective_depth(premises, base_conclusion, length, (base_premises, base_conclusion), replaced)
+    if depth is None:
+        return Rejected("effective depth not found within the length")
+    if depth < length:
+        return Rejected("shallower than its length (cancelling steps)")
     if problem_type == "contradiction":
-        conclusion = negate(base_conclusion)
+        conclusion = contradict(base_conclusion)
     elif problem_type == "unrelated":
-        conclusion = unrelated(base_conclusion, rng, sym)
+        found = independent(premises, base_conclusion, rng, timeout_ms)
+        if isinstance(found, Rejected):
+            return found
+        conclusion = found
     else:
         conclusion = base_conclusion
 
@@ -615,4 +772,5 @@ def generate(
         conclusion=sentence(conclusion_fol, assignment.wording),
         answer=answer,
         steps=tuple(steps),
+        effective_depth=depth,
     )

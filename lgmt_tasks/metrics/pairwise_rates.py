@@ -30,7 +30,9 @@ EXAMPLE_FOLLOWUPS = '[["True"], ["False"], ["False"], ["Unknown", "Unknown"], ["
 EXAMPLE_REFERENCES = '["True", "True", "True", "False", "True"]'
 
 
-def kwargs_description(name: str, returns: str, example: str, needs_gold: bool = True) -> str:
+def kwargs_description(
+    name: str, returns: str, example: str, needs_gold: bool = True, parsed_twin: str | None = None
+) -> str:
     """The `inputs_description` of a rate module: its arguments, what it returns and a worked example.
 
     Args:
@@ -38,6 +40,7 @@ def kwargs_description(name: str, returns: str, example: str, needs_gold: bool =
         returns: What the rate counts, as `numerator / denominator`.
         example: The rate's value on the shared example, as printed.
         needs_gold: Whether the rate reads `references` (MVR does not).
+        parsed_twin: For the accuracies (over all groups), what their `<name>_parsed` twin counts.
     """
     references = (
         "    references: per group, the gold label of the source case (proven to be every follow-up's label too).\n"
@@ -45,6 +48,7 @@ def kwargs_description(name: str, returns: str, example: str, needs_gold: bool =
         else "    references: not used (MVR needs no gold label).\n"
     )
     example_references = f",\n    ...     references={EXAMPLE_REFERENCES}" if needs_gold else ""
+    twin_line = f"    {name}_parsed: {parsed_twin} (NaN when no group parsed).\n" if parsed_twin else ""
     return f"""
 Args:
     predictions: per group, the parsed answer to the source case (`True`, `False`, `Unknown`), or the string
@@ -52,9 +56,9 @@ Args:
     followup_predictions: per group, the list of parsed answers to its follow-up cases (at least one), same values.
 {references}    labels: the allowed answer labels (default `["True", "False", "Unknown"]`).
 Returns:
-    {name}: {returns} (NaN when no group parsed).
+    {name}: {returns} ({"NaN for no groups" if parsed_twin else "NaN when no group parsed"}).
     {name}_stderr: its delta-method standard error over groups (NaN for fewer than two groups).
-    unparsed_rate: groups with an unparsed answer / all groups.
+{twin_line}    unparsed_rate: groups with an unparsed answer / all groups.
 Examples:
     >>> {name} = evaluate.load("path/to/lgmt_tasks/metrics/{name}")
     >>> {name}.compute(predictions={EXAMPLE_PREDICTIONS},
@@ -71,6 +75,7 @@ class PairwiseRate(evaluate.Metric):
         rate_description: The metric card's description.
         rate_inputs: The inputs description (`kwargs_description`).
         rate_function: The pure rate of `lgmt_tasks.scorers.pairwise` over group outcomes.
+        parsed_function: For the accuracies, their twin over the parsed groups (returned as `<rate>_parsed`).
         needs_gold: Whether `references` is a column (False for MVR).
     """
 
@@ -78,6 +83,7 @@ class PairwiseRate(evaluate.Metric):
     rate_description: ClassVar[str]
     rate_inputs: ClassVar[str]
     rate_function: ClassVar[Callable[[Sequence[Outcome]], Rate]]
+    parsed_function: ClassVar[Callable[[Sequence[Outcome]], Rate] | None] = None
     needs_gold: ClassVar[bool] = True
 
     def _info(self) -> evaluate.MetricInfo:
@@ -95,8 +101,10 @@ class PairwiseRate(evaluate.Metric):
     ) -> dict[str, Any]:
         outcomes = group_outcomes(predictions, followup_predictions, references if self.needs_gold else None, labels)
         rate = type(self).rate_function(outcomes)
+        twin = type(self).parsed_function
         return {
             self.rate_name: rate.value,
             f"{self.rate_name}_stderr": rate.stderr,
+            **({f"{self.rate_name}_parsed": twin(outcomes).value} if twin is not None else {}),
             "unparsed_rate": unparsed_rate(outcomes).value,
         }

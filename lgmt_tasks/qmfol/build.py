@@ -38,7 +38,17 @@ from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.ids import content_id
 from lgmt_tasks.logic.printer import show
 from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS, Contradictory, Label, Undecided, entailment
-from lgmt_tasks.qmfol.construction import CONSTANT, LABELS, LogicTask, make_logic_task, measure, predicate_count
+from lgmt_tasks.qmfol.construction import (
+    CONSTANT,
+    DEFAULT_FORM,
+    LABELS,
+    DistractorShortage,
+    LogicTask,
+    check_form,
+    make_logic_task,
+    measure,
+    predicate_count,
+)
 from lgmt_tasks.qmfol.english import (
     MIN_PHRASES,
     TOPICS,
@@ -58,7 +68,10 @@ PAPER_SEEDS = 3
 
 TRANSLATORS: tuple[str, ...] = ("template", "model")
 
-BUILD_REVISION = 1
+ROUND_TRIPS: tuple[str, ...] = ("sentence", "label", "both")
+"""The round-trip checks of a model translation (`lgmt_tasks.qmfol.translate`)."""
+
+BUILD_REVISION = 2
 """Bumped whenever the builder's output changes for the same config (part of the build-cache key)."""
 
 
@@ -80,6 +93,8 @@ FEATURES = datasets.Features(
         "topic": datasets.Value("string"),
         "label": datasets.Value("string"),
         "construction": datasets.Value("string"),
+        "variant": datasets.Value("string"),
+        "form": datasets.Value("string"),
         "seed": datasets.Value("int32"),
         "entity": datasets.Value("string"),
         "object": datasets.Value("string"),
@@ -142,9 +157,14 @@ class QmfolConfig:
         topics: Topics among Food, Animal, University, Mathematics.
         seeds: Seeds per configuration (the paper: 3); the task seeds are `seed`, …, `seed + seeds − 1`.
         seed: The first task seed.
+        form: `quantified` (facts and conclusions over every entity, the paper's default) or `ground` (about one
+            object constant).
         translator: `template` (deterministic, read back exactly) or `model` (an LLM, round trip proven by Z3).
         translator_model: The Inspect model name for `translator="model"`.
         max_attempts: Translations per task before it is discarded (`translator="model"`).
+        round_trip: How a model translation is accepted (`translator="model"`): `sentence` (every back-translated
+            formula proven equivalent by Z3), `label` (the paper's check: the back-translated task's label, by Z3 and
+            E), or `both`.
         timeout_ms: Z3 wall-clock limit per check.
     """
 
@@ -155,9 +175,11 @@ class QmfolConfig:
     topics: tuple[str, ...] = TOPICS
     seeds: int = PAPER_SEEDS
     seed: int = 0
+    form: str = DEFAULT_FORM
     translator: str = "template"
     translator_model: str | None = None
     max_attempts: int = 3
+    round_trip: str = "sentence"
     timeout_ms: int = DEFAULT_TIMEOUT_MS
 
     def __post_init__(self) -> None:
@@ -170,12 +192,17 @@ class QmfolConfig:
             raise ValueError(f"seeds={self.seeds}: must be at least 1")
         if self.seed < 0:
             raise ValueError(f"seed={self.seed}: must be at least 0")
+        check_form(self.form)
         if self.translator not in TRANSLATORS:
             raise ValueError(f"translator={self.translator!r}: expected one of {', '.join(TRANSLATORS)}")
         if self.translator == "model" and not self.translator_model:
             raise ValueError("translator='model' needs translator_model (an Inspect model name)")
         if self.translator == "template" and self.translator_model:
             raise ValueError("translator_model is only used with translator='model'")
+        if self.round_trip not in ROUND_TRIPS:
+            raise ValueError(f"round_trip={self.round_trip!r}: expected one of {', '.join(ROUND_TRIPS)}")
+        if self.translator == "template" and self.round_trip != "sentence":
+            raise ValueError("round_trip is only used with translator='model' (templates are read back exactly)")
         if self.max_attempts < 1:
             raise ValueError(f"max_attempts={self.max_attempts}: must be at least 1")
         needed = predicate_count(max(self.depths), max(self.widths), max(self.distractors))
@@ -270,8 +297,9 @@ def check_task(task: LogicTask, timeout_ms: int = DEFAULT_TIMEOUT_MS, basic: str
     return Proof(True, "", basic, full)
 
 
-GroupJob = tuple[int, int, int, str, tuple[int, ...], int, tuple[str, ...]]
-"""One unit of work of a build: depth, width, seed, label, distractor counts, Z3 limit, topics to write English for."""
+GroupJob = tuple[int, int, int, str, tuple[int, ...], int, tuple[str, ...], str]
+"""One unit of work of a build: depth, width, seed, label, distractor counts, Z3 limit, topics to write English for,
+form."""
 
 GroupResult = list[tuple[tuple[int, ...], Proof, list[tuple[str, dict[str, Any] | str]]]]
 """Per distractor count: the grid key, the proof, and per topic the row or the reason its English failed."""
@@ -287,11 +315,17 @@ def build_group(job: GroupJob) -> GroupResult:
         Per distractor count, in order: `(depth, width, seed, label index, distractors)`, the `Proof`, and per topic
         `(topic, row)` or `(topic, "English: <why>")` when a sentence did not read back (a defect, dropped).
     """
-    depth, width, seed, label, counts, timeout_ms, topics = job
+    depth, width, seed, label, counts, timeout_ms, topics, form = job
     out: GroupResult = []
     basic: str | None = None
     for n in counts:
-        task = make_logic_task(depth, width, seed, label, n)
+        try:
+            task = make_logic_task(depth, width, seed, label, n, form)
+        except DistractorShortage:
+            out.append(
+                ((depth, width, seed, LABELS.index(label), n), Proof(False, "too few harmless distractors", "", ""), [])
+            )
+            continue
         proof = check_task(task, timeout_ms, basic)
         if proof.basic:
             basic = proof.basic
@@ -308,7 +342,7 @@ def build_group(job: GroupJob) -> GroupResult:
 def _group_jobs(config: QmfolConfig, topics: tuple[str, ...]) -> list[GroupJob]:
     """The units of work of a grid, in the order of `config.logical_grid()` (distractor counts innermost)."""
     return [
-        (d, w, s, lab, config.distractors, config.timeout_ms, topics)
+        (d, w, s, lab, config.distractors, config.timeout_ms, topics, config.form)
         for d, w, s, lab in itertools.product(config.depths, config.widths, config.seed_values, config.labels)
     ]
 
@@ -345,6 +379,8 @@ def make_row(topic: str, task: LogicTask, english: TaskEnglish) -> dict[str, Any
         "topic": topic,
         "label": task.label,
         "construction": task.construction,
+        "variant": task.variant,
+        "form": task.form,
         "seed": task.seed,
         "entity": english.entity,
         "object": english.object,
@@ -402,7 +438,7 @@ def build_qmfol(
         if template:
             written.extend((bucket, row) for _, row in english)
         else:
-            task = make_logic_task(depth, width, seed, label, n)
+            task = make_logic_task(depth, width, seed, label, n, config.form)
             tasks.extend((topic, task) for topic in config.topics)
     rows: list[dict[str, Any]] = []
     if not template:
@@ -419,7 +455,8 @@ def build_qmfol(
             stats.drop(bucket, row)
         else:
             rows.append(row)
-    for column in ("label", "construction", "topic"):
+    stats.notes["form"] = config.form
+    for column in ("label", "construction", "variant", "topic"):
         stats.notes[f"{column}s"] = dict(sorted(Counter(str(r[column]) for r in rows).items()))
     stats.notes["requested"] = config.size()
     stats.notes["tasks"] = len(rows)

@@ -28,6 +28,8 @@ COLUMNS = """| column | meaning |
 | `depth`, `width`, `distractors`, `topic`, `seed` | the configuration |
 | `label` | the Z3-proven label: `True`, `False`, `Unknown` |
 | `construction` | how facts and conclusion were made (Eqs. 2–4): `True`, `False`, `Unknown1`, `Unknown2` |
+| `variant` | the conclusion's surface: `implication` or `flat`, `+fact` when R_in (Unknown2: C_U1) is also a fact |
+| `form` | `quantified` (facts and conclusion over every entity, ∀/∃; the paper's default) or `ground` (constant `a`) |
 | `entity`, `object` | the domain of discourse and the name of the object the facts and conclusion are about |
 | `rules_fol`, `distractors_fol`, `facts_fol`, `conclusion_fol` | the task in FOL (canonical notation; constant `a`) |
 | `premises`, `premises_fol` | the premises in presentation (shuffled) order, English and FOL, aligned |
@@ -35,6 +37,14 @@ COLUMNS = """| column | meaning |
 | `predicates` | the mapping list: `P3(x): x <meaning>`, and `a: <object>` |
 | `translator` | `template` (read back exactly) or `model` (round trip proven by Z3) |
 | `attempts` | model translations tried before one passed (0 for templates) |"""
+
+
+ROUND_TRIP_TEXT = {
+    "sentence": "every back-translated formula proven equivalent by Z3",
+    "label": "the back-translated task's label equal to the ground truth, by Z3 and E",
+    "both": "every formula equivalent, and the back-translated task's label equal to the ground truth",
+}
+"""How the card says which round-trip check accepted a model translation."""
 
 
 def build_command(config: QmfolConfig, out: str) -> str:
@@ -54,6 +64,7 @@ def build_command(config: QmfolConfig, out: str) -> str:
         [
             ("--seeds", config.seeds, default.seeds),
             ("--seed", config.seed, default.seed),
+            ("--form", config.form, default.form),
             ("--timeout-ms", config.timeout_ms, default.timeout_ms),
         ]
     )
@@ -66,6 +77,7 @@ def build_command(config: QmfolConfig, out: str) -> str:
             "--max-attempts",
             str(config.max_attempts),
         ]
+        parts += changed_options([("--round-trip", config.round_trip, default.round_trip)])
     return shlex.join([*parts, "--out", out])
 
 
@@ -77,6 +89,7 @@ def _breakdown(build: QmfolBuild) -> str:
         ("distractors", Counter(ds["distractors"])),
         ("label", Counter(ds["label"])),
         ("construction", Counter(ds["construction"])),
+        ("variant", Counter(ds["variant"])),
         ("topic", Counter(ds["topic"])),
     ]
     return "\n".join(f"| {name} | " + ", ".join(f"{k}: {v}" for k, v in sorted(c.items())) + " |" for name, c in rows)
@@ -96,7 +109,7 @@ def card_body(build: QmfolBuild, out: str) -> str:
         t = stats.counts.get("translation", Counter())
         translation = (
             f"English by `{cfg.translator_model}` with the paper's FOL2NL prompt; each task's round trip "
-            f"(NL2FOL by the same model) was proven equivalent by Z3, sentence by sentence: "
+            f"(NL2FOL by the same model) passed the `{cfg.round_trip}` check ({ROUND_TRIP_TEXT[cfg.round_trip]}): "
             f"{t.get('attempts', 0)} attempts, {t.get('passes', 0)} passes, {t.get('discards', 0)} "
             f"tasks discarded after {cfg.max_attempts} attempts.\n"
         )
@@ -115,7 +128,7 @@ rule set are measured from its rules and equal its parameters. {translation}
 {build_command(cfg, out)}
 ```
 
-Version {__version__}, task seeds {cfg.seed}–{cfg.seed + cfg.seeds - 1}; {grid}:
+Version {__version__}, form `{cfg.form}`, task seeds {cfg.seed}–{cfg.seed + cfg.seeds - 1}; {grid}:
 {stats.notes.get("tasks", 0)} tasks of {stats.notes.get("requested", 0)} requested
 ({stats.notes.get("logical_tasks", 0)} logical tasks, each in {len(cfg.topics)} topic(s)).
 

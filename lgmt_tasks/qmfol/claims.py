@@ -1,6 +1,8 @@
 """What a qmfol row claims, read back from its own columns, for `lgmt verify` to re-prove with a second prover.
 
-QMFOL: the label with the distractors, and the same label without them (the distractor property).
+QMFOL: the label with the distractors, and the same label without them (the distractor property). Both forms are
+covered as they are stored: quantified rows (facts ∀x f, conclusion ∀x C or ∃x C) and ground rows (about `a`) are
+re-proven from `premises_fol`, `rules_fol`, `facts_fol` and `conclusion_fol` alike.
 """
 
 from __future__ import annotations

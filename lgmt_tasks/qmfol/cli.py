@@ -89,6 +89,13 @@ def _is_number(text: str) -> bool:
 )
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="First task seed.")
 @click.option(
+    "--form",
+    type=click.Choice(["quantified", "ground"]),
+    default="quantified",
+    show_default=True,
+    help="Facts and conclusions over every entity (∀/∃, the paper's default) or about one object constant.",
+)
+@click.option(
     "--translator",
     type=click.Choice(["template", "model"]),
     default="template",
@@ -103,6 +110,14 @@ def _is_number(text: str) -> bool:
     default=3,
     show_default=True,
     help="Translations per task before it is discarded (--translator model).",
+)
+@click.option(
+    "--round-trip",
+    type=click.Choice(["sentence", "label", "both"]),
+    default="sentence",
+    show_default=True,
+    help="How a model translation is accepted (--translator model): every sentence proven equivalent, the "
+    "back-translated task's label (the paper's check; Z3, then E), or both.",
 )
 @click.option("--timeout-ms", type=int, default=DEFAULT_TIMEOUT_MS, show_default=True, help="Z3 limit per check.")
 @click.option(
@@ -147,7 +162,7 @@ def build_command(
     result: QmfolBuild = build_qmfol(config, progress=True, num_proc=num_proc)
     write_qmfol_repo(result, out)
     click.echo(result.stats.to_markdown(stats_events(result.stats)))
-    for column in ("labels", "constructions", "topics"):
+    for column in ("labels", "constructions", "variants", "topics"):
         click.echo(f"{column}: {result.stats.notes[column]}")
     click.echo(
         f"\n{len(result.dataset)} tasks of {config.size()} requested; {result.stats.total_dropped()} dropped. "

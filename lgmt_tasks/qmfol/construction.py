@@ -48,7 +48,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Literal
 
 from lgmt_tasks.ids import derived_seed
@@ -66,9 +66,6 @@ NEGATION_PROBABILITY = 0.5
 
 LABELS: tuple[str, str, str] = TRUTH_LABELS
 """The task labels, in the order of their index in the paper's ids (`..._<seed>_<label index>_...`)."""
-
-CONSTRUCTIONS: tuple[str, ...] = ("True", "False", "Unknown1", "Unknown2")
-"""The fact–conclusion strategies of Eqs. (2)–(4)."""
 
 Junction = Literal["and", "or"]
 Quantifier = Literal["forall", "exists"]
@@ -310,44 +307,101 @@ def measure(rules: Iterable[Rule]) -> Shape:
     return Shape(depth, sum(r.width for r in rules), all(r.is_minimal() for r in rules))
 
 
+FORMS: tuple[str, ...] = ("quantified", "ground")
+"""How facts and conclusion are stated: over every entity (the paper's default form, §3.1 and Table 4: "every food item
+is perishable", "there exists an animal such that …") or about the one object constant `CONSTANT` (the paper's "can
+also be instantiated over specific object constants")."""
+
+DEFAULT_FORM = "quantified"
+
+SHAPES: tuple[str, ...] = ("implication", "flat")
+"""The surface shape of a conclusion: an if–then, or one conjunction/disjunction of literals."""
+
+VARIANTS: tuple[str, ...] = ("implication", "implication+fact", "flat", "flat+fact")
+"""Shape × whether the part of R_imp^f the conclusion builds on (its LHS, or C_U1 for Unknown2) is also a fact."""
+
+CONSTRUCTIONS: tuple[str, ...] = ("True", "False", "Unknown1", "Unknown2")
+"""The fact–conclusion families of Eqs. (2)–(4) (each in the four `VARIANTS`)."""
+
+
+def check_form(form: str) -> str:
+    """Validate a form name (the error lists the allowed ones)."""
+    if form not in FORMS:
+        raise ValueError(f"form={form!r}: expected one of {', '.join(FORMS)}")
+    return form
+
+
 @dataclass(frozen=True)
 class FactsConclusion:
     """The facts and conclusion of one task, with the strategy that made them.
 
     Attributes:
-        construction: `True`, `False`, `Unknown1` or `Unknown2`.
+        construction: `True`, `False`, `Unknown1` or `Unknown2` (the family of Eqs. 2–4).
         label: The intended label (`True`, `False`, `Unknown`); the builder proves it.
-        facts: The fact sentences (about `CONSTANT`); f is left out when it is empty (possible only with one
-            in-node and one out-node).
-        conclusion: The conclusion sentence (about `CONSTANT`).
+        facts: The fact sentences; f is left out when it is empty (possible only with one in-node and one out-node).
+        conclusion: The conclusion sentence.
+        variant: One of `VARIANTS`.
+        form: `quantified` or `ground`.
     """
 
     construction: str
     label: str
     facts: tuple[Formula, ...]
     conclusion: Formula
+    variant: str = "implication"
+    form: str = DEFAULT_FORM
 
 
 def _subset(nodes: Sequence[Node], size: int, rng: random.Random) -> tuple[Node, ...]:
     return tuple(sorted(rng.sample(list(nodes), size)))
 
 
-def facts_and_conclusion(rules: Sequence[Rule], label: str, rng: random.Random) -> FactsConclusion:
-    """Eqs. (2)–(4): facts and a conclusion with the given label, on the constant `CONSTANT`.
+def _wrap(body: Formula, form: str, quantifier: Quantifier) -> Formula:
+    """Close a formula over `VARIABLE` (quantified form) or leave it about `CONSTANT` (ground form)."""
+    if form == "ground":
+        return body
+    return Forall(VARIABLE, body) if quantifier == "forall" else Exists(VARIABLE, body)
+
+
+def facts_and_conclusion(
+    rules: Sequence[Rule], label: str, rng: random.Random, form: str = DEFAULT_FORM
+) -> FactsConclusion:
+    """Eqs. (2)–(4): facts and a conclusion with the given label, in a form and a balanced surface variant.
+
+    The paper's constructions tie each label to a surface (True: an if–then with "or"; False: a conjunction;
+    Unknown: two facts and a flat conclusion), which a reader can answer from without reasoning (the shortcut
+    battery, `lgmt_tasks.qmfol.shortcuts`, scores up to 0.67 on them against 0.33 chance). Here every label draws
+    its shape by a fair coin, if–then or flat; a flat conclusion builds on R_in stated as a fact (for Unknown2: on
+    C_U1), an if–then does so by another fair coin; in the quantified form the conclusion's quantifier (∀ or ∃) is a
+    fair coin too. With R = R_in ∖ stated:
+
+    - True: `R_in → ∨R_out` (Eq. 2, with a literal of f added to the antecedent when R_in is not stated, so that a
+      stated antecedent does not tell False); flat: `∨R_out`. Half the time R_out keeps a single node.
+    - False: if–then `A → ∧¬R_out` (R_in stated) or `A → (∧R_in ∧ ∧¬R_out)` (Eq. 3 as the consequent), where A is
+      forced by the facts (R_in, or a literal of f), three times in four widened to "A or <an inner chain node>",
+      which still holds; flat: `∧¬R_out` (Eq. 3 with R_in stated). Half the time R_out keeps a single node.
+    - Unknown1 (|R_out| ≥ 2): `∨N_U1` with the fact R_in (Eq. 4), or `R_in → ∨N_U1` with or without it.
+    - Unknown2: `∧R_in` with the fact C_U1 (Eq. 4; half the time with an idle literal of f about an out-node, so
+      that naming a rule's consequent does not tell the label), or `C_U1 → ∧R_in` with or without the fact.
+
+    Quantified facts are universal (`∀x f`); a conclusion is `∀x C` or `∃x C`. Since the facts and rules hold of
+    every entity and the domain is not empty, both quantifiers keep the label; the builder proves every task.
 
     Args:
         rules: A basic rule set (Algorithm 1).
-        label: `True`, `False` or `Unknown` (Unknown picks Unknown1 or Unknown2, see the module docstring).
-        rng: The generator (strategy, subset sizes and members).
+        label: `True`, `False` or `Unknown`.
+        rng: The generator (strategy, subset sizes and members, variant, quantifier).
+        form: `quantified` (default) or `ground`.
 
     Returns:
         The facts and conclusion.
 
     Raises:
-        ValueError: On an unknown label.
+        ValueError: On an unknown label or form.
     """
     if label not in LABELS:
         raise ValueError(f"label={label!r}: expected one of {', '.join(LABELS)}")
+    check_form(form)
     ins, outs = implicit_rule(rules)
     construction = label
     if label == "Unknown":
@@ -357,6 +411,8 @@ def facts_and_conclusion(rules: Sequence[Rule], label: str, rng: random.Random) 
     max_out = len(outs) - (2 if construction == "Unknown1" else 1)
     k_in = rng.randint(0, len(ins) - 1)
     k_out = rng.randint(0, max_out)
+    if label != "Unknown" and rng.random() < 0.5:  # one node left in R_out: True without "or", False shorter
+        k_out = max_out
     if k_in == 0 and k_out == 0 and (len(ins) > 1 or max_out > 0):  # keep the fact f non-empty when possible
         if len(ins) > 1 and (max_out == 0 or rng.random() < 0.5):
             k_in = 1
@@ -365,24 +421,68 @@ def facts_and_conclusion(rules: Sequence[Rule], label: str, rng: random.Random) 
     in_f, out_f = _subset(ins, k_in, rng), _subset(outs, k_out, rng)
     rest_in = tuple(n for n in ins if n not in in_f)
     rest_out = tuple(n for n in outs if n not in out_f)
-    a = Const(CONSTANT)
-    f_nodes = [*in_f, *(n.complement() for n in out_f)]
-    facts: list[Formula] = [conjunction([n.at(a) for n in sorted(f_nodes)])] if f_nodes else []
-    lhs = conjunction([n.at(a) for n in rest_in])
-    if construction == "True":
-        conclusion: Formula = Implies(lhs, disjunction([n.at(a) for n in rest_out]))
-    elif construction == "False":
-        conclusion = conjunction([n.at(a) for n in sorted([*rest_in, *(n.complement() for n in rest_out)])])
-    else:
+    f_nodes = sorted([*in_f, *(n.complement() for n in out_f)])
+    chosen_nodes: tuple[Node, ...] = ()
+    if construction.startswith("Unknown"):
         size = rng.randint(1, max(1, len(rest_out) - 1))
-        chosen = disjunction([n.at(a) for n in _subset(rest_out, size, rng)])
-        if construction == "Unknown1":
-            facts.append(lhs)
-            conclusion = chosen
+        chosen_nodes = _subset(rest_out, size, rng)
+    implication = rng.random() < 0.5
+    stated = rng.random() < 0.5 or not implication  # a flat conclusion always builds on a stated fact (see above)
+    existential = rng.random() < 0.5  # drawn in both forms, so that they share every other choice
+    quantifier: Quantifier = "exists" if existential and form == "quantified" else "forall"
+    if construction == "False" and implication and not stated and not f_nodes:
+        stated = True  # `N → …` needs a literal of f
+    term: Term = Var(VARIABLE) if form == "quantified" else Const(CONSTANT)
+
+    def conj(nodes: Iterable[Node]) -> Formula:
+        return conjunction([n.at(term) for n in nodes])
+
+    def disj(nodes: Iterable[Node]) -> Formula:
+        return disjunction([n.at(term) for n in nodes])
+
+    lhs, rhs = conj(rest_in), disj(rest_out)
+    if implication and not stated and f_nodes and construction != "False":
+        # a False if–then needs an antecedent the premises force, i.e. one from the facts; the other labels get a
+        # literal of f in theirs too (logically idle), so that "the antecedent is stated" does not tell False
+        lhs = conj(sorted({f_nodes[rng.randrange(len(f_nodes))], *rest_in}))
+    negated_out = [n.complement() for n in rest_out]
+    extra: Formula | None = lhs if stated else None
+    if construction == "True":
+        body: Formula = (
+            Implies(lhs, rhs)
+            if implication
+            else (rhs if stated else disj([*(n.complement() for n in rest_in), *rest_out]))
+        )
+    elif construction == "False":
+        forced = rest_in[0] if stated else f_nodes[rng.randrange(len(f_nodes))] if f_nodes else None
+        idle = sorted({n for r in rules for n in r.nodes} - set(ins) - set(outs))  # the chain's inner nodes
+        if implication and idle and forced is not None and rng.random() < 0.75:
+            # an antecedent "forced or anything" still holds of every entity; it gives False an "or"
+            other = _new_node(idle[rng.randrange(len(idle))].pred, rng)
+            antecedent = disjunction([n.at(term) for n in sorted([forced, other])])
+            body = Implies(antecedent, conj(negated_out if stated else sorted([*rest_in, *negated_out])))
+        elif implication and stated:
+            body = Implies(lhs, conj(negated_out))
+        elif implication:
+            body = Implies(f_nodes[rng.randrange(len(f_nodes))].at(term), conj(sorted([*rest_in, *negated_out])))
         else:
-            facts.append(chosen)
-            conclusion = lhs
-    return FactsConclusion(construction, label, tuple(facts), conclusion)
+            body = conj(negated_out) if stated else conj(sorted([*rest_in, *negated_out]))
+    elif construction == "Unknown1":
+        body = Implies(lhs, disj(chosen_nodes)) if implication else disj(chosen_nodes)
+    else:
+        extra = disj(chosen_nodes) if stated else None
+        negated_f_out = [n.complement() for n in out_f]
+        if not implication and negated_f_out and rng.random() < 0.5:
+            # ∧R_in alone names only in-nodes, never a rule's consequent; a fact literal about an out-node (logically
+            # idle) keeps "the conclusion names a consequent" from telling the label
+            body = conj(sorted([*rest_in, negated_f_out[rng.randrange(len(negated_f_out))]]))
+        else:
+            body = Implies(disj(chosen_nodes), lhs) if implication else lhs
+    facts = [_wrap(conj(f_nodes), form, "forall")] if f_nodes else []
+    if extra is not None:
+        facts.append(_wrap(extra, form, "forall"))
+    variant = ("implication" if implication else "flat") + ("+fact" if stated else "")
+    return FactsConclusion(construction, label, tuple(facts), _wrap(body, form, quantifier), variant, form)
 
 
 def _split(nodes: Sequence[Node], rng: random.Random) -> tuple[list[Node], list[Node]]:
@@ -440,6 +540,66 @@ def distractor_rules(rules: Sequence[Rule], count: int, rng: random.Random) -> t
     return tuple(out)
 
 
+SCREEN_AHEAD = 20
+"""Quantified tasks screen distractor candidates until at least this many are accepted (the paper's largest count),
+so that every smaller count takes a prefix of one sequence."""
+
+MAX_CANDIDATES_PER_DISTRACTOR = 10
+"""Candidates drawn per accepted distractor before screening gives up (`DistractorShortage`)."""
+
+
+class DistractorShortage(ValueError):
+    """Too few candidate distractors left the label and the consistency of a quantified task unchanged."""
+
+
+def _harmless(premises: Sequence[Formula], candidate: Rule, conclusion: Formula, label: str) -> bool:
+    """Whether a candidate distractor keeps the label (and so the consistency) of the premises; Z3 in-process.
+
+    Z3's deterministic resource limit only (no wall-clock limit), so that the same seed gives the same distractors.
+    """
+    from lgmt_tasks.logic.prover import Label, entailment
+
+    result = entailment([*premises, candidate.formula()], conclusion, timeout_ms=None)
+    return isinstance(result, Label) and result.value == label
+
+
+@cache
+def _screened(depth: int, width: int, seed: int, label: str, count: int) -> tuple[Rule, ...]:
+    """The first `count` harmless distractors of a quantified task (cached: the counts of a task share them)."""
+    rules = basic_rules(depth, width, random.Random(derived_seed(seed, "qmfol-rules", depth, width)))
+    rng = random.Random(derived_seed(seed, "qmfol-facts", depth, width, label))
+    pair = facts_and_conclusion(rules, label, rng, "quantified")
+    premises: list[Formula] = [*(r.formula() for r in rules), *pair.facts]
+    candidates = random.Random(derived_seed(seed, "qmfol-distractors", depth, width))
+    next_pred = 1 + max(n.pred for r in rules for n in r.nodes)
+    accepted: list[Rule] = []
+    for _ in range(MAX_CANDIDATES_PER_DISTRACTOR * count):
+        if len(accepted) == count:
+            break
+        rule, next_pred = distractor_rule(rules, candidates, next_pred)
+        if _harmless(premises, rule, pair.conclusion, label):
+            accepted.append(rule)
+            premises.append(rule.formula())
+    return tuple(accepted)
+
+
+def screened_distractors(depth: int, width: int, seed: int, label: str, count: int) -> tuple[Rule, ...]:
+    """Algorithm 2 for a quantified task: candidates in sequence, each kept only if Z3 proves the label unchanged.
+
+    With universal facts, the argument that makes every ground distractor harmless fails: an existential distractor
+    ∃x (N ∧ …) contradicts a universal fact ∀x ¬N, and it can witness an existential conclusion. Such candidates
+    are skipped (the paper's distractors "do not alter the original inference path"); the builder proves the final
+    task again.
+
+    Raises:
+        DistractorShortage: If fewer than `count` of `MAX_CANDIDATES_PER_DISTRACTOR × count` candidates are harmless.
+    """
+    out = _screened(depth, width, seed, label, max(count, SCREEN_AHEAD))[:count]
+    if len(out) < count:
+        raise DistractorShortage(f"only {len(out)} of {count} candidate distractors keep the label")
+    return out
+
+
 def predicate_count(depth: int, width: int, distractors: int) -> int:
     """The most predicates a task can use: the basic ones plus up to four fresh ones per distractor."""
     return depth + width + 1 + 4 * distractors
@@ -460,6 +620,8 @@ class LogicTask:
         facts: The facts.
         conclusion: The conclusion.
         order: The presentation order: `premises[order[k]]` is shown k-th.
+        variant: The conclusion's surface variant (one of `VARIANTS`).
+        form: `quantified` or `ground`.
     """
 
     depth: int
@@ -472,6 +634,8 @@ class LogicTask:
     facts: tuple[Formula, ...]
     conclusion: Formula
     order: tuple[int, ...]
+    variant: str = "implication"
+    form: str = DEFAULT_FORM
 
     @cached_property
     def premises(self) -> tuple[Formula, ...]:
@@ -490,7 +654,9 @@ class LogicTask:
         return tuple(premises[i] for i in self.order)
 
 
-def make_logic_task(depth: int, width: int, seed: int, label: str, distractors: int) -> LogicTask:
+def make_logic_task(
+    depth: int, width: int, seed: int, label: str, distractors: int, form: str = DEFAULT_FORM
+) -> LogicTask:
     """Build one task in FOL from its parameters, deterministically.
 
     Each part has its own derived generator, so that tasks share what the paper's design shares: the basic rules
@@ -505,6 +671,8 @@ def make_logic_task(depth: int, width: int, seed: int, label: str, distractors: 
         seed: The task seed.
         label: `True`, `False` or `Unknown`.
         distractors: The number of distractor rules (≥ 0).
+        form: `quantified` (facts and conclusion over every entity, the default) or `ground` (about `CONSTANT`);
+            the basic rules, distractors and order do not depend on it.
 
     Returns:
         The task.
@@ -512,10 +680,27 @@ def make_logic_task(depth: int, width: int, seed: int, label: str, distractors: 
     if distractors < 0:
         raise ValueError(f"distractors={distractors}: must be at least 0")
     rules = basic_rules(depth, width, random.Random(derived_seed(seed, "qmfol-rules", depth, width)))
-    pair = facts_and_conclusion(rules, label, random.Random(derived_seed(seed, "qmfol-facts", depth, width, label)))
-    extra = distractor_rules(rules, distractors, random.Random(derived_seed(seed, "qmfol-distractors", depth, width)))
+    rng = random.Random(derived_seed(seed, "qmfol-facts", depth, width, label))
+    pair = facts_and_conclusion(rules, label, rng, form)
+    if form == "quantified":
+        extra = screened_distractors(depth, width, seed, label, distractors) if distractors else ()
+    else:
+        extra = distractor_rules(
+            rules, distractors, random.Random(derived_seed(seed, "qmfol-distractors", depth, width))
+        )
     order = list(range(len(rules) + len(extra) + len(pair.facts)))
     random.Random(derived_seed(seed, "qmfol-shuffle", depth, width, label, distractors)).shuffle(order)
     return LogicTask(
-        depth, width, seed, label, pair.construction, rules, extra, pair.facts, pair.conclusion, tuple(order)
+        depth,
+        width,
+        seed,
+        label,
+        pair.construction,
+        rules,
+        extra,
+        pair.facts,
+        pair.conclusion,
+        tuple(order),
+        pair.variant,
+        form,
     )

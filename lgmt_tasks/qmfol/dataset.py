@@ -10,7 +10,7 @@ import datasets
 from inspect_ai.dataset import Sample
 
 from lgmt_tasks.builders.load import Build, load_selected_rows, where
-from lgmt_tasks.qmfol.construction import LABELS
+from lgmt_tasks.qmfol.construction import FORMS, LABELS
 from lgmt_tasks.qmfol.english import TOPICS
 from lgmt_tasks.solvers.qmfol import render_prompt
 
@@ -67,6 +67,7 @@ def load_qmfol_rows(
     per_config: int | None = None,
     dataset: str | None = None,
     revision: str | None = None,
+    form: str | None = None,
 ) -> datasets.Dataset:
     """The QMFOL rows of a (sub-)grid.
 
@@ -74,7 +75,7 @@ def load_qmfol_rows(
     filtered by the parameters that are given (None: no filter; `seed` and `per_config` select the seeds
     `seed … seed + per_config − 1`). Otherwise the grid is built (cached on disk: the same parameters give the same
     bytes), with defaults `TASK_DEPTHS`, `TASK_WIDTHS`, `TASK_DISTRACTORS`, every label and topic, seed 0 and one seed
-    per configuration.
+    per configuration, in `form` (default `quantified`; with a dataset, `form` filters its `form` column).
 
     Raises:
         ValueError: On an invalid value (the message lists the valid ones) or when no row is left.
@@ -88,10 +89,14 @@ def load_qmfol_rows(
         unknown = sorted(set(given or ()) - set(valid))
         if unknown:
             raise ValueError(f"{name}: unknown value(s) {unknown}; expected among {', '.join(valid)}")
+    if form is not None and form not in FORMS:
+        raise ValueError(f"form={form!r}: expected one of {', '.join(FORMS)}")
     if per_config is not None and per_config < 1:
         raise ValueError(f"per_config={per_config}: must be at least 1")
     # A dataset is filtered by the parameters given; a build is made of exactly them, so all its rows are kept.
     active = _constraints(depths, widths, counts, topics, labels, seed, per_config) if dataset is not None else {}
+    if dataset is not None and form is not None:
+        active["form"] = {form}
     allowed = list(active.values())
 
     def build() -> Build:
@@ -106,6 +111,7 @@ def load_qmfol_rows(
             topics=topics or TOPICS,
             seeds=per_config or 1,
             seed=seed or 0,
+            form=form or "quantified",
         )
         return Build(config.key(), lambda out: write_qmfol_repo(build_qmfol(config), out), BUILD_REVISION)
 

@@ -10,7 +10,10 @@ conversion rules of Figure 3 with the subject repeated in every clause (no prono
   the food item contains garlic or the food item is sour." (each side one literal, or literals joined by one of
   "and" / "or");
 - existential ∃x A: "There exists a food item that is perishable and does not contain garlic.";
-- facts and conclusions about the object: "Velmora is perishable and Velmora is not sour.",
+- quantified facts and conclusions (the default form): "For every food item, the food item is perishable and the
+  food item is not sour.", "There exists a food item such that if the food item is perishable, then the food item is
+  sour.";
+- ground facts and conclusions about the object (`form="ground"`): "Velmora is perishable and Velmora is not sour.",
   "If Velmora is perishable, then Velmora is sour or Velmora contains garlic.".
 
 `read` is the exact inverse on this fragment: `read(realise(f, lx), lx) == f` for every formula the construction
@@ -359,13 +362,18 @@ def realise(f: Formula, lx: QmfolLexicon) -> str:
     """
     x = Var(VARIABLE)
     if isinstance(f, Forall):
-        if f.var != VARIABLE or not isinstance(f.body, Implies):
-            raise EnglishError(f"a universal must be ∀{VARIABLE} (A → B): {f!r}")
+        if f.var != VARIABLE:
+            raise EnglishError(f"a universal must bind {VARIABLE}: {f!r}")
+        if not isinstance(f.body, Implies):  # a quantified fact or conclusion: "every food item is …"
+            return f"For every {lx.entity}, {_side(f.body, lx, x)}."
         left, right = _side(f.body.left, lx, x), _side(f.body.right, lx, x)
         return f"For every {lx.entity}, if {left}, then {right}."
     if isinstance(f, Exists):
         if f.var != VARIABLE:
             raise EnglishError(f"an existential must bind {VARIABLE}: {f!r}")
+        if isinstance(f.body, Implies):
+            left, right = _side(f.body.left, lx, x), _side(f.body.right, lx, x)
+            return f"There exists {lx.article} {lx.entity} such that if {left}, then {right}."
         return f"There exists {lx.article} {lx.entity} that {_vp_side(f.body, lx, x)}."
     term = _ground_term(f)
     if isinstance(f, Implies):
@@ -426,6 +434,20 @@ def _read_side(
     return _combine(literals, word), terms.pop()
 
 
+def _read_implication(
+    rest: str, subjects: Mapping[str, Term], index: Mapping[str, tuple[str, bool]], text: str
+) -> Formula:
+    """Read "<side>, then <side>" (what follows "if ") about one subject."""
+    if rest.count(", then ") != 1:
+        raise EnglishError(f"an implication has one ', then': {text!r}")
+    left, right = rest.split(", then ")
+    lhs, lt = _read_side(left, subjects, index)
+    rhs, rt = _read_side(right, subjects, index)
+    if lt != rt:
+        raise EnglishError(f"an implication must be about one subject: {text!r}")
+    return Implies(lhs, rhs)
+
+
 def read(text: str, lx: QmfolLexicon) -> Formula:
     """Read a sentence written by `realise` back into its formula.
 
@@ -445,14 +467,16 @@ def read(text: str, lx: QmfolLexicon) -> Formula:
     folded = _fold_first(body)
     index = lx.vp_index
     x = Var(VARIABLE)
+    variable = {lx.subject: x}
     opening = f"for every {lx.entity}, if "
     if folded.startswith(opening):
-        rest = body[len(opening) :]
-        if rest.count(", then ") != 1:
-            raise EnglishError(f"a rule has one ', then': {text!r}")
-        left, right = rest.split(", then ")
-        variable = {lx.subject: x}
-        return Forall(VARIABLE, Implies(_read_side(left, variable, index)[0], _read_side(right, variable, index)[0]))
+        return Forall(VARIABLE, _read_implication(body[len(opening) :], variable, index, text))
+    opening = f"for every {lx.entity}, "
+    if folded.startswith(opening):
+        return Forall(VARIABLE, _read_side(body[len(opening) :], variable, index)[0])
+    opening = f"there exists {lx.article} {lx.entity} such that if "
+    if folded.startswith(opening):
+        return Exists(VARIABLE, _read_implication(body[len(opening) :], variable, index, text))
     opening = f"there exists {lx.article} {lx.entity} that "
     if folded.startswith(opening):
         parts, word = _split_side(body[len(opening) :])

@@ -131,14 +131,14 @@ def qmfol_samples(log_paths: Iterable[str | Path]) -> pd.DataFrame:
 
 
 def depth_width_table(samples: pd.DataFrame) -> pd.DataFrame:
-    """Accuracy (correct / parsed), mean time and mean output tokens per log, model, depth and width.
+    """Accuracy (correct / tasks: unparsed is wrong), mean time and output tokens per log, model, depth and width.
 
     Args:
         samples: Rows of `qmfol_samples`.
 
     Returns:
-        One row per (log, model, depth, width) with `accuracy` (in [0, 1], NaN when nothing parsed), `time`
-        (mean working time, s), `tokens` (mean output tokens), `samples`.
+        One row per (log, model, depth, width) with `accuracy` (in [0, 1]), `time` (mean working time, s), `tokens`
+        (mean output tokens), `samples`.
     """
     keys = ["log", "model", "depth", "width"]
     if samples.empty:
@@ -151,7 +151,7 @@ def depth_width_table(samples: pd.DataFrame) -> pd.DataFrame:
         tokens=("output_tokens", "mean"),
         samples=("id", "size"),
     ).reset_index()
-    table["accuracy"] = [c / p if p else math.nan for c, p in zip(table["correct"], table["parsed"], strict=True)]
+    table["accuracy"] = [c / n if n else math.nan for c, n in zip(table["correct"], table["samples"], strict=True)]
     return table[[*keys, "accuracy", "time", "tokens", "samples"]]
 
 
@@ -262,7 +262,7 @@ def overall_table(samples: pd.DataFrame) -> pd.DataFrame:
 
 
 def f1_table(samples: pd.DataFrame) -> pd.DataFrame:
-    """Table 2: Macro-F1 and label-wise F1 (True, False, Unknown) per run, over parsed answers."""
+    """Table 2: Macro-F1 and label-wise F1 (True, False, Unknown) per run, an unparsed answer a miss."""
     from lgmt_tasks.scorers.qmfol_metrics import f1_scores
 
     rows = []
@@ -274,7 +274,7 @@ def f1_table(samples: pd.DataFrame) -> pd.DataFrame:
 
 
 def distribution_table(samples: pd.DataFrame) -> pd.DataFrame:
-    """Table 3: per run and gold label, the share of each answer among parsed answers, and the unparsed count."""
+    """Table 3: per run and gold label, the share of each answer among all its tasks, and the unparsed count."""
     from lgmt_tasks.scorers.qmfol_metrics import LABELS, answer_distribution
 
     rows = []
@@ -298,7 +298,7 @@ def distribution_table(samples: pd.DataFrame) -> pd.DataFrame:
 
 
 def accuracy_by(samples: pd.DataFrame, column: str, names: dict[Any, str], order: list[Any]) -> pd.DataFrame:
-    """Accuracy (correct / parsed) per run (rows) and value of `column` (columns, in `order`), plus `overall`."""
+    """Accuracy (correct / tasks) per run (rows) and value of `column` (columns, in `order`), plus `overall`."""
     rows = []
     for (model, log), part in _runs(samples):
         row: dict[str, Any] = {"model": model, "log": log}
@@ -350,10 +350,10 @@ def suite_report(paths: Iterable[str | Path], out_dir: Path | None = None) -> Su
 
     Tables (stems): `overall` (tasks, unparsed rate, accuracy, macro-F1, mean time and tokens: Figure 4's header
     numbers), `table2_f1` (Macro / True / False / Unknown F1), `table3_answer_distribution` (answer shares per gold
-    label, over parsed answers, with unparsed counts), `table5_distractors` (accuracy per distractor count),
+    label, over all its tasks, with unparsed counts), `table5_distractors` (accuracy per distractor count),
     `table6_topics` (accuracy per topic and overall), `figure4_depth_width` (accuracy, time, tokens per depth ×
     width), `figure5_distractor_changes` (answer changes from D0 to Dn, when the logs hold both). Accuracy is correct
-    / parsed answers and every F1 is over parsed answers (see `scorers.qmfol_metrics`); numbers are fractions.
+    / all tasks and an unparsed answer is a miss in every F1 (see `scorers.qmfol_metrics`); numbers are fractions.
     Plots: `qmfol_heatmaps`' PNGs (one per log) under `out_dir/qmfol/`.
 
     Args:
@@ -380,9 +380,9 @@ def suite_report(paths: Iterable[str | Path], out_dir: Path | None = None) -> Su
         "figure4_depth_width": depth_width_table(samples),
     }
     titles = {
-        "overall": "Figure 4 (header): overall accuracy (correct / parsed), macro-F1, time (s) and output tokens",
-        "table2_f1": "Table 2: Macro, True, False and Unknown F1 (over parsed answers)",
-        "table3_answer_distribution": "Table 3: answer distribution per gold label (shares of parsed answers)",
+        "overall": "Figure 4 (header): overall accuracy (correct / tasks), macro-F1, time (s) and output tokens",
+        "table2_f1": "Table 2: Macro, True, False and Unknown F1 (an unparsed answer is a miss)",
+        "table3_answer_distribution": "Table 3: answer distribution per gold label (shares of all its tasks)",
         "table5_distractors": "Table 5: accuracy per number of distractor rules",
         "table6_topics": "Table 6: accuracy per topic",
         "figure4_depth_width": "Figure 4: accuracy, mean time (s) and mean output tokens per depth × width",

@@ -40,6 +40,7 @@ def qmfol(
     dataset: str | None = None,
     revision: str | None = None,
     prefill: bool = False,
+    form: str | None = None,
 ) -> Task:
     """QMFOL tasks of a (sub-)grid, built on the fly or read from a built dataset.
 
@@ -62,6 +63,8 @@ def qmfol(
         prefill: Open the assistant turn with `{"label": "` (the JSON the prompt asks for), so that a small local
             model answers in format; the model then answers without reasoning first. Not in the paper; off by
             default. Needs a provider that continues a trailing assistant message (e.g. `lgmt/smollm2`).
+        form: `quantified` (facts and conclusion over every entity, the paper's default when building) or `ground`
+            (about one object); with `dataset`, selects the rows of that form.
 
     Returns:
         The task.
@@ -78,6 +81,7 @@ def qmfol(
         per_config=per_config,
         dataset=dataset,
         revision=revision,
+        form=form,
     )
     if padding_tokens and any(n > 0 for n in rows["distractors"]):
         raise ValueError(

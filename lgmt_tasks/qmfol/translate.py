@@ -10,9 +10,13 @@ conversion is performed in a single pass, covering the basic rules, distractor r
 2. **NL2FOL** (`nl2fol_prompt`, ours: the paper's is not published). A fresh conversation with the same model gets
    the domain, the mapping list the model wrote and the sentences, never the formulas, and translates every sentence
    back to FOL (`F1: …`), read by our parser.
-3. **Proof.** Every back-translated formula must be proven equivalent to its original by Z3 (`prover.equivalent`).
-   That is stronger than the paper's check (§3.2.2: the label of the back-translated task equals the ground
-   truth), which lets compensating errors pass; with equivalence per sentence the task's label is preserved too.
+3. **Proof** (`round_trip`). `sentence` (default): every back-translated formula must be proven equivalent to its
+   original by Z3 (`prover.equivalent`). `label`: the paper's check (§3.2.2: "We input P and C from the reconstructed
+   FOL into the ATP. If the predicted label matches the ground-truth label, the task passes"), with Z3 deciding the
+   label of the back-translated premises and conclusion and E (`lgmt_tasks.verify.provers`, when installed) asked
+   the same question as a second prover in place of the paper's Vampire; both must give the ground truth. `both`:
+   both checks. The sentence check is stronger (the label check lets compensating errors and drift in distractors
+   pass), so it stays the default; `label` is there to reproduce the paper's filter.
 
 A failed attempt is regenerated, up to `max_attempts` attempts; a task that never passes is discarded (§3.2.2).
 Build statistics (bucket `translation`): `tasks`, `attempts`, `passes`, `discards`, and the reasons of failed
@@ -37,7 +41,7 @@ from inspect_ai.model import ChatMessageUser, Model, get_model
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.logic.parse import FormulaSyntaxError, parse
 from lgmt_tasks.logic.printer import show
-from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS, Undecided, equivalent
+from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS, Contradictory, Label, Undecided, entailment, equivalent
 from lgmt_tasks.logic.syntax import Formula, signature
 from lgmt_tasks.qmfol.construction import LogicTask
 from lgmt_tasks.qmfol.english import TaskEnglish
@@ -116,7 +120,14 @@ Sentences:
 {sentences}"""
 """The NL2FOL prompt (ours; the paper says only that it mirrors FOL2NL)."""
 
-REJECT_REASONS: tuple[str, ...] = ("format", "back-translation format", "unparsable", "drift", "undecided")
+REJECT_REASONS: tuple[str, ...] = (
+    "format",
+    "back-translation format",
+    "unparsable",
+    "drift",
+    "undecided",
+    "label changed",
+)
 """Why an attempt can fail (keys of `stats.dropped["translation attempts"]`)."""
 
 
@@ -208,6 +219,51 @@ def parse_nl2fol(text: str, n: int) -> list[Formula]:
     return [parse(line) for line in _numbered(text, "F", n, "formula")]
 
 
+ROUND_TRIPS: tuple[str, ...] = ("sentence", "label", "both")
+"""How a round trip is accepted: per-sentence equivalence (ours), the back-translated task's label (the paper's), or
+both."""
+
+
+def check_round_trip(value: str) -> str:
+    """Validate a `round_trip` value (the error lists the allowed ones)."""
+    if value not in ROUND_TRIPS:
+        raise ValueError(f"round_trip={value!r}: expected one of {', '.join(ROUND_TRIPS)}")
+    return value
+
+
+def _label_name(result: Label | Undecided | Contradictory) -> str:
+    if isinstance(result, Label):
+        return result.value
+    return "contradictory" if isinstance(result, Contradictory) else "undecided"
+
+
+def back_translated_label(back: Sequence[Formula], timeout_ms: int = DEFAULT_TIMEOUT_MS) -> list[tuple[str, str]]:
+    """The label of a back-translated task (premises, then the conclusion last) by Z3, then by E when installed.
+
+    Returns:
+        `(prover, label)` pairs: `("z3", …)` always, `("eprover", …)` when E is on this machine; a label is `True`,
+        `False`, `Unknown`, `contradictory` or `undecided`.
+    """
+    from lgmt_tasks.verify.provers import ProverUnavailable, get_prover
+
+    premises, conclusion = list(back[:-1]), back[-1]
+    out = [("z3", _label_name(entailment(premises, conclusion, timeout_ms=timeout_ms)))]
+    try:
+        e = get_prover("eprover", timeout_s=max(timeout_ms / 1000, 1.0))
+    except ProverUnavailable:
+        return out
+    return [*out, ("eprover", _label_name(e.entailment(premises, conclusion)))]
+
+
+def label_reason(labels: Sequence[tuple[str, str]], gold: str) -> str | None:
+    """Why a label-level round trip fails (`undecided` or `label changed`), or None when every prover gives `gold`."""
+    if any(label in ("undecided",) for _, label in labels):
+        return "undecided"
+    if any(label != gold for _, label in labels):
+        return "label changed"
+    return None
+
+
 @dataclass
 class Translator:
     """Translate tasks with one Inspect model, counting attempts, passes and discards into `stats`.
@@ -217,19 +273,31 @@ class Translator:
         stats: Where the counts go.
         max_attempts: Attempts per task before it is discarded.
         timeout_ms: Z3 limit per equivalence check.
+        round_trip: `sentence`, `label` or `both` (see the module docstring).
     """
 
     model: Model
     stats: BuildStats
     max_attempts: int = 3
     timeout_ms: int = DEFAULT_TIMEOUT_MS
+    round_trip: str = "sentence"
 
-    async def attempt(self, topic: str, formulas: Sequence[Formula]) -> ForwardTranslation | str:
+    async def attempt(
+        self, topic: str, formulas: Sequence[Formula], label: str | None = None
+    ) -> ForwardTranslation | str:
         """Run one FOL2NL + NL2FOL round trip.
 
+        Args:
+            topic: The topic keyword.
+            formulas: The premises in presentation order, then the conclusion.
+            label: The ground-truth label (needed by the `label` and `both` checks).
+
         Returns:
-            The forward translation if every formula comes back equivalent, else why not (one of `REJECT_REASONS`).
+            The forward translation if the round trip passes its check, else why not (one of `REJECT_REASONS`).
         """
+        check_round_trip(self.round_trip)
+        if self.round_trip != "sentence" and label is None:
+            raise ValueError(f"round_trip={self.round_trip!r} needs the task's label")
         reply = await self.model.generate([ChatMessageUser(content=fol2nl_prompt(topic, formulas))])
         try:
             forward = parse_fol2nl(reply.completion, formulas)
@@ -242,6 +310,12 @@ class Translator:
             return "back-translation format"
         except FormulaSyntaxError:
             return "unparsable"
+        if self.round_trip != "sentence":
+            reason = label_reason(back_translated_label(back, self.timeout_ms), str(label))
+            if reason is not None:
+                return reason
+            if self.round_trip == "label":
+                return forward
         for original, returned in zip(formulas, back, strict=True):
             same = equivalent(original, returned, timeout_ms=self.timeout_ms)
             if isinstance(same, Undecided):
@@ -256,7 +330,7 @@ class Translator:
         self.stats.count("translation", "tasks")
         for k in range(1, self.max_attempts + 1):
             self.stats.count("translation", "attempts")
-            outcome = await self.attempt(topic, formulas)
+            outcome = await self.attempt(topic, formulas, task.label)
             if isinstance(outcome, ForwardTranslation):
                 self.stats.count("translation", "passes")
                 names = dict(outcome.names)
@@ -293,7 +367,13 @@ def translate_tasks(
     Returns:
         One result per task, in order.
     """
-    translator = Translator(model or get_model(config.translator_model), stats, config.max_attempts, config.timeout_ms)
+    translator = Translator(
+        model or get_model(config.translator_model),
+        stats,
+        config.max_attempts,
+        config.timeout_ms,
+        getattr(config, "round_trip", "sentence"),
+    )
 
     async def run() -> list[TaskEnglish | None]:
         from tqdm import tqdm

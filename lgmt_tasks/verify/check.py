@@ -32,6 +32,7 @@ from lgmt_tasks.verify.claims import (
     Claim,
 )
 from lgmt_tasks.verify.provers import Prover
+from lgmt_tasks.verify.shortcuts import battery_table
 
 Status = Literal["agree", "disagree", "undecided", "unparsable"]
 COUNT_KEYS: tuple[str, ...] = ("checked", "agree", "disagree", "undecided_by_prover", "unparsable")
@@ -148,6 +149,8 @@ class VerifyResult:
         unparsable_items: `{id, claim, reason}` per unparsable claim.
         queries: Distinct prover queries made.
         seconds: Wall-clock time of the proving stage.
+        shortcuts: The suite's shortcut battery on every row (`verify.shortcuts.HeuristicScore.as_dict`), if it
+            has one: form-only heuristics, each with its accuracy beside chance.
     """
 
     suite: str
@@ -165,6 +168,7 @@ class VerifyResult:
     unparsable_items: list[dict[str, str]] = field(default_factory=list)
     queries: int = 0
     seconds: float = 0.0
+    shortcuts: list[dict[str, Any]] = field(default_factory=list)
 
     def add(self, claim: Claim, outcome: Outcome) -> None:
         """Count one claim's outcome."""
@@ -207,6 +211,7 @@ class VerifyResult:
             "queries": self.queries,
             "seconds": round(self.seconds, 2),
             "note": self.note,
+            "shortcuts": list(self.shortcuts),
         }
 
     def to_text(self) -> str:
@@ -232,6 +237,14 @@ class VerifyResult:
             f"agreement on decided claims: {self.total('agree')}/{decided} = {share}",
             f"{self.queries} distinct queries in {self.seconds:.1f} s",
         ]
+        if self.shortcuts:
+            above = [s for s in self.shortcuts if not s["within"]]
+            lines += [
+                "",
+                f"shortcut battery (form-only heuristics on all {self.rows} rows; each must stay within "
+                f"chance + margin): {len(above)} above",
+                battery_table(self.shortcuts),
+            ]
         for title, items, fmt in (
             ("disagreements", self.disagreements, "  {id}  {claim}: expected {expected}, got {got}"),
             ("undecided by the prover", self.undecided, "  {id}  {claim}: {reason}"),

@@ -19,6 +19,7 @@ from lgmt_tasks.suites import suite as registry_entry
 from lgmt_tasks.verify.check import ClaimChecker, VerifyResult, check_claims, row_id
 from lgmt_tasks.verify.claims import check_columns, detect_suite, row_claims
 from lgmt_tasks.verify.provers import DEFAULT_TIMEOUT_S, Prover, get_prover
+from lgmt_tasks.verify.shortcuts import run_battery
 
 
 class DatasetError(ValueError):
@@ -79,7 +80,7 @@ def verify_dataset(
     timeout_s: float = DEFAULT_TIMEOUT_S,
     progress: bool = False,
 ) -> VerifyResult:
-    """Re-prove the claims of a built dataset's rows with a prover.
+    """Re-prove the claims of a built dataset's rows with a prover, and run the suite's shortcut battery on every row.
 
     Args:
         path: The dataset folder (as `lgmt build` writes it).
@@ -116,6 +117,10 @@ def verify_dataset(
         timeout_s=engine.timeout_s,
         note=registry_entry(name).claims_note,
     )
+    entry = registry_entry(name)
+    if entry.shortcut_battery:
+        battery = entry.attr("shortcuts", "BATTERY")
+        result.shortcuts = [score.as_dict() for score in run_battery(battery, [row for _, row in rows])]
     checker = ClaimChecker(engine)
     bar = tqdm(chosen, desc=f"verify {name} with {engine.name}", unit="row", file=sys.stderr, disable=not progress)
     claims = (claim for rid, row in bar for claim in row_claims(name, row, rid))

@@ -22,11 +22,13 @@ message (+ an assistant turn opened with `Answer:` for log-likelihood); `--syste
 message (chat) or a paragraph before the prompt (plain text).
 
 Parameters (YAML `metadata` / `dataset_kwargs`; override with `--metadata '{"shots": 3, "alpha": 0.5}'`):
-`shots` (0 or 3), `alpha` (PC_α, default 1), and the dataset parameters `question_type` (`3c1e`, `3e1c`, `missing`,
-`all`), `per_type`, `seed`, `n`, `pool`, `dataset` / `dataset_revision` (a folder written by `lgmt build
-divlogiceval`, or a Hub id). `--metadata` wins over the YAML; the effective values are written back into the task
-config so the results file shows them; a metadata key that is no parameter is reported in a logged warning with the
-valid keys (`_requests.dataset_params`).
+`shots` (0 or 3), `alpha` (PC_α, default 1), `instruction` (`standard`, or `no_reasoning`: the NoLR sentence of
+§3.1 added), and the dataset parameters `question_type` (`3c1e`, `3e1c`, `missing`, `all`), `form` (`natural`, or
+`symbolic`: s-DivLogicEval, the documents' content and options replaced by formulas), `per_type`, `seed`, `n`,
+`pool`, `dataset` / `dataset_revision` (a folder written by `lgmt build divlogiceval`, a Hub id, or the authors'
+released data) and `variant` (`polished` or `unpolished`, the released file). `--metadata` wins over the
+YAML; the effective values are written back into the task config so the results file shows them; a metadata key
+that is no parameter is reported in a logged warning with the valid keys (`_requests.dataset_params`).
 
 Metrics: `acc`, `circular`, `partial_circular`, `rotation_acc`, `unparsed_rate` (means over instances, computed by
 `lgmt_tasks.scorers.divlogiceval_metrics`, DESIGN decision 6), and `acc_<type>`, `circular_<type>`,
@@ -43,19 +45,20 @@ from typing import Any
 
 import datasets
 
-from lgmt_tasks.divlogiceval.build import DEFAULT_N, QUESTION_TYPES, build_shots
-from lgmt_tasks.divlogiceval.dataset import build_config, load_divlogiceval_rows
+from lgmt_tasks.divlogiceval.build import DEFAULT_N, QUESTION_TYPES
+from lgmt_tasks.divlogiceval.dataset import check_form, load_divlogiceval_rows, shot_rows, shown_row
 from lgmt_tasks.scorers.divlogiceval import predictions_of
 from lgmt_tasks.scorers.divlogiceval_metrics import (
     METRIC_NAMES,
     ROTATIONS,
+    acc_parsed,
     check_alpha,
     instance_outcome,
     mean,
     metric_values,
     to_original,
 )
-from lgmt_tasks.solvers.divlogiceval import ANSWER_PREFIX, LETTERS, check_shots, rotation_prompts
+from lgmt_tasks.solvers.divlogiceval import ANSWER_PREFIX, LETTERS, check_instruction, check_shots, rotation_prompts
 from lgmt_tasks.task_configs._requests import (
     Aggregation,
     MultiRequestTask,
@@ -74,10 +77,10 @@ CONTINUATIONS: tuple[str, ...] = tuple(f" {letter}" for letter in LETTERS)
 
 PARAMS = Parameters(
     suite="DivLogicEval",
-    dataset=("question_type", "per_type", "seed", "n", "pool", "dataset", "dataset_revision"),
-    task=("shots", "alpha"),
+    dataset=("question_type", "form", "per_type", "seed", "n", "pool", "dataset", "dataset_revision", "variant"),
+    task=("shots", "alpha", "instruction"),
 )
-"""The parameters: `--metadata` may override the dataset parameters, `shots` and `alpha`."""
+"""The parameters: `--metadata` may override the dataset parameters, `shots`, `alpha` and `instruction`."""
 
 BREAKDOWN: tuple[str, ...] = ("acc", "circular", "partial_circular")
 """Metrics reported per question type as `<metric>_<type>`."""
@@ -88,29 +91,39 @@ BREAKDOWN: tuple[str, ...] = ("acc", "circular", "partial_circular")
 
 def load_docs(
     question_type: str = "all",
+    form: str = "natural",
     per_type: int = DEFAULT_PER_TYPE,
     seed: int = 0,
     n: int = DEFAULT_N,
     pool: str | None = None,
     dataset: str | None = None,
     dataset_revision: str | None = None,
+    variant: str = "polished",
     **_ignored: Any,
 ) -> datasets.DatasetDict:
     """Load (building and caching if needed) the DivLogicEval instances as an lm-eval dataset.
 
     Args:
         question_type: `3c1e`, `3e1c`, `missing` or `all`.
+        form: `natural`, or `symbolic`: each document's `content` and `options` are the formulas (`shown_row`), so
+            prompts and answer reading both use what the model is shown.
         per_type: Instances per question type.
         seed: Build seed.
         n: The paper's n.
         pool: A sentence pool (default: ours).
-        dataset: A folder written by `lgmt build divlogiceval`, or a Hub id, to read instead of building.
+        dataset: A folder written by `lgmt build divlogiceval`, a Hub id, or the authors' released data, to read
+            instead of building.
         dataset_revision: Hub revision of `dataset`.
+        variant: `polished` or `unpolished`: the file of the authors' released data.
         **_ignored: Anything else (lm-eval passes the whole metadata, model arguments included).
 
     Returns:
         A `DatasetDict` with one split, `test`.
+
+    Raises:
+        ValueError: On an invalid parameter (naming it and the valid values).
     """
+    check_form(str(form))
     rows = load_divlogiceval_rows(
         str(question_type),
         per_type=int(per_type),
@@ -119,8 +132,11 @@ def load_docs(
         pool=pool,
         dataset=dataset,
         revision=dataset_revision,
+        variant=str(variant),
     )
-    return datasets.DatasetDict({"test": rows})
+    if form == "natural":
+        return datasets.DatasetDict({"test": rows})
+    return datasets.DatasetDict({"test": datasets.Dataset.from_list([shown_row(dict(r), form) for r in rows])})
 
 
 # ------------------------------------------------------------------------------------------------------- task
@@ -139,35 +155,41 @@ class DivLogicEvalTask(MultiRequestTask):
 
     shots: int
     alpha: float
+    instruction: str
+    """`standard` (Appendix I) or `no_reasoning` (§3.1's NoLR sentence added)."""
     examples: list[dict[str, Any]]
     """The solved examples of three-shot prompting (empty for zero-shot)."""
 
     def configure(self, output_type: str, metadata: Mapping[str, Any]) -> dict[str, Any]:
-        """Read `shots` (0 or 3) and `alpha` (PC_α).
+        """Read `shots` (0 or 3), `alpha` (PC_α) and `instruction` (`standard` or `no_reasoning`).
 
         Raises:
-            ValueError: On invalid `shots` / `alpha`.
+            ValueError: On invalid `shots` / `alpha` / `instruction`.
         """
         self.shots = check_shots(int(metadata.get("shots", 0)))
         self.alpha = check_alpha(float(metadata.get("alpha", 1.0)))
+        self.instruction = check_instruction(str(metadata.get("instruction", "standard")))
         self.examples = []
         self.answer_cue = ANSWER_PREFIX if output_type == "loglikelihood" else ""
-        return {"shots": self.shots, "alpha": self.alpha}
+        return {"shots": self.shots, "alpha": self.alpha, "instruction": self.instruction}
 
     def after_download(self, params: Mapping[str, Any]) -> None:
-        """For three-shot prompting, build the examples (never one of the evaluated instances)."""
+        """For three-shot prompting, the examples in the documents' form (never one of the evaluated instances)."""
         if self.shots:
-            config = build_config(
-                int(params.get("per_type", DEFAULT_PER_TYPE)),
-                int(params.get("seed", 0)),
-                int(params.get("n", DEFAULT_N)),
-                params.get("pool"),
+            examples = shot_rows(
+                exclude_ids=self.dataset["test"]["id"],
+                per_type=int(params.get("per_type", DEFAULT_PER_TYPE)),
+                seed=int(params.get("seed", 0)),
+                n=int(params.get("n", DEFAULT_N)),
+                pool=params.get("pool"),
+                dataset=params.get("dataset"),
+                revision=params.get("dataset_revision"),
             )
-            self.examples = build_shots(config, exclude_ids=self.dataset["test"]["id"])
+            self.examples = [shown_row(e, str(params.get("form", "natural"))) for e in examples]
 
     def unit_prompts(self, doc: Mapping[str, Any]) -> list[str]:
         """The Appendix I prompt of every rotation, rotation 0 (the original order) first."""
-        return rotation_prompts(doc, self.examples)
+        return rotation_prompts(doc, self.examples, self.instruction)
 
     def doc_to_target(self, doc: Mapping[str, Any], doc_to_target: Any = None) -> str:
         """The gold letter in the original order."""
@@ -186,7 +208,7 @@ class DivLogicEvalTask(MultiRequestTask):
 def _per_metric(doc: Mapping[str, Any], predictions: Sequence[int], alpha: float) -> dict[str, dict[str, Any]]:
     outcome: dict[str, Any] = {**instance_outcome(predictions, int(doc["answer"]), alpha)}
     outcome["question_type"] = str(doc.get("question_type", ""))
-    names = [*METRIC_NAMES, *(f"{name}_{t}" for name in BREAKDOWN for t in QUESTION_TYPES)]
+    names = [*METRIC_NAMES, "acc_parsed", *(f"{name}_{t}" for name in BREAKDOWN for t in QUESTION_TYPES)]
     return dict.fromkeys(names, outcome)
 
 
@@ -249,6 +271,12 @@ rotation_acc_aggregation = _instance_mean("rotation_acc")
 """Accuracy over all rotations: mean over instances of c/4."""
 unparsed_rate_aggregation = _instance_mean("unparsed_rate")
 """Unread answers / all answers."""
+acc_parsed_aggregation = aggregation(
+    "acc_parsed",
+    lambda items: acc_parsed(items).value,
+    "ACC over the instances whose original-order answer parsed: Σ acc / Σ original_parsed; NaN if none.",
+)
+"""ACC over parsed original-order answers, named apart from `acc` (which counts an unparsed answer as wrong)."""
 acc_3c1e_aggregation = _instance_mean("acc", "3c1e")
 acc_3e1c_aggregation = _instance_mean("acc", "3e1c")
 acc_missing_aggregation = _instance_mean("acc", "missing")

@@ -13,7 +13,8 @@ differ:
   relation (equivalence, difference or not_inverse) and the row's expected follow-up label. Only the label output
   relation: free-text similarity is the Inspect task's `output=text`.
 
-Metrics: LGMT's `mvr`, `acc_static`, `acc_cons`, `hdr`, `fur`, `unparsed_rate` (the same aggregation functions as
+Metrics: LGMT's `mvr`, `acc_static`, `acc_cons`, `hdr`, `fur`, `unparsed_rate`, `acc_static_parsed`,
+`acc_cons_parsed` (the same aggregation functions as
 LGMT's, `_requests.RATE_AGGREGATIONS`), LLMorph's confusion matrix `cm_pass_correct`, `cm_pass_wrong`,
 `cm_fail_correct`, `cm_fail_wrong`, and the violation rate per function-based relation, `mvr_MR-1`, ... `mvr_MR-128`
 (`mvr_MR-49` is the noise floor; a relation with no document reports NaN). See `scorers/lexical_metrics.py` for the
@@ -172,6 +173,8 @@ acc_cons_aggregation = RATE_AGGREGATIONS["acc_cons"]
 hdr_aggregation = RATE_AGGREGATIONS["hdr"]
 fur_aggregation = RATE_AGGREGATIONS["fur"]
 unparsed_rate_aggregation = RATE_AGGREGATIONS["unparsed_rate"]
+acc_static_parsed_aggregation = RATE_AGGREGATIONS["acc_static_parsed"]
+acc_cons_parsed_aggregation = RATE_AGGREGATIONS["acc_cons_parsed"]
 cm_pass_correct_aggregation = _cell("cm_pass_correct")
 cm_pass_wrong_aggregation = _cell("cm_pass_wrong")
 cm_fail_correct_aggregation = _cell("cm_fail_correct")

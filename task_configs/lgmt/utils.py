@@ -52,7 +52,8 @@ or `TaskManager(metadata=...)`):
 Documents are ordered round-robin over relations (first group of every relation, then the second, ...), so that
 `--limit N` evaluates a spread of relations rather than N groups of the first one.
 
-Metrics: `mvr`, `acc_static`, `acc_cons`, `hdr`, `fur`, `unparsed_rate`, computed by the pure functions of
+Metrics: `mvr`, `acc_static`, `acc_cons`, `hdr`, `fur`, `unparsed_rate`, `acc_static_parsed`, `acc_cons_parsed`,
+computed by the pure functions of
 `lgmt_tasks.scorers.pairwise` (DESIGN decision 6): `process_*_results` returns one `group_outcome` dict per document
 for every metric, and the aggregations (`_requests.RATE_AGGREGATIONS`) are the rate functions over those dicts
 (ratios of sums over parsed groups; NaN when nothing parsed). lm-eval computes standard errors only for its own
@@ -245,3 +246,5 @@ acc_cons_aggregation = RATE_AGGREGATIONS["acc_cons"]
 hdr_aggregation = RATE_AGGREGATIONS["hdr"]
 fur_aggregation = RATE_AGGREGATIONS["fur"]
 unparsed_rate_aggregation = RATE_AGGREGATIONS["unparsed_rate"]
+acc_static_parsed_aggregation = RATE_AGGREGATIONS["acc_static_parsed"]
+acc_cons_parsed_aggregation = RATE_AGGREGATIONS["acc_cons_parsed"]

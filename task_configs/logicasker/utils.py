@@ -16,7 +16,8 @@ logicasker` or a Hub dataset instead of building (`dataset_revision`, not `revis
 `hf` that lm-eval merges into the metadata). A metadata key that is no parameter is reported in a logged warning with
 the valid keys (`_requests.dataset_params`).
 
-Metrics: `response_accuracy` (Σ correct / Σ answered), `instruction_following_rate` (Σ answered / documents), and
+Metrics: `accuracy` (Σ correct / documents, an unanswered document wrong), `response_accuracy` (Σ correct / Σ answered,
+the paper's §3.3 figure), `instruction_following_rate` (Σ answered / documents), and
 response accuracy per attribute of the rule tree: `response_accuracy_logic_<logic>`,
 `response_accuracy_category_<category>`, `response_accuracy_problem_type_<type>`, `response_accuracy_length_<n>`,
 `response_accuracy_rule_<rule id>` (each document reports the breakdown keys of its own attributes; a key no
@@ -34,7 +35,12 @@ import datasets
 from lgmt_tasks.logicasker.catalogue import get_skill
 from lgmt_tasks.logicasker.dataset import load_logicasker_rows
 from lgmt_tasks.scorers.answers import parse_yes_no
-from lgmt_tasks.scorers.logicasker_metrics import instruction_following_rate, response_accuracy, yes_no_outcome
+from lgmt_tasks.scorers.logicasker_metrics import (
+    accuracy,
+    instruction_following_rate,
+    response_accuracy,
+    yes_no_outcome,
+)
 from lgmt_tasks.task_configs._requests import Parameters, aggregation, dataset_params
 
 CHOICES: tuple[str, str] = ("yes", "no")
@@ -97,6 +103,7 @@ def doc_to_target_index(doc: Mapping[str, Any]) -> int:
 def metric_keys(doc: Mapping[str, Any]) -> list[str]:
     """The metrics one document reports: the two rates and its own breakdown keys."""
     return [
+        "accuracy",
         "response_accuracy",
         "instruction_following_rate",
         f"response_accuracy_logic_{doc['logic']}",
@@ -143,6 +150,11 @@ def process_loglik_results(doc: Mapping[str, Any], results: Sequence[tuple[float
     return _per_metric(doc, answer)
 
 
+accuracy_aggregation = aggregation(
+    "accuracy",
+    accuracy,
+    "Accuracy: Σ correct / documents, an unanswered document wrong (see `logicasker_metrics.accuracy`).",
+)
 response_accuracy_aggregation = aggregation(
     "response_accuracy",
     response_accuracy,

@@ -13,7 +13,7 @@ from lgmt_tasks.task_configs.qmfol.utils import AGGREGATIONS
 HERE = Path(__file__).resolve().parent
 NAME = "lgmt_qmfol.yaml"
 UTILS = "lgmt_tasks.task_configs.qmfol.utils"
-VERSION = "1-A"
+VERSION = "2-A"
 
 LOWER_IS_BETTER = frozenset({"unparsed_rate"})
 NEUTRAL_PREFIX = "dist_"  # a share of answers: neither higher nor lower is better, except on the diagonal
@@ -33,7 +33,7 @@ def higher_is_better(name: str) -> bool:
         return False
     if name.startswith(NEUTRAL_PREFIX):
         _, gold, answer = name.split("_")
-        return gold == answer
+        return gold == answer  # `dist_<gold>_unparsed` is never better higher
     return True
 
 

@@ -14,7 +14,8 @@ metadata). Without `dataset` the default grid is the Inspect task's (96 tasks). 
 reported in a logged warning with the valid keys (`_requests.dataset_params`).
 
 Metrics, the same as the Inspect task's and computed by the same pure functions (`lgmt_tasks.scorers.qmfol_metrics`,
-DESIGN decision 6): `accuracy`, `f1_True`, `f1_False`, `f1_Unknown`, `macro_f1`, `dist_<gold>_<answer>`,
+DESIGN decision 6): `accuracy` (an unparsed answer is wrong) and `accuracy_parsed` (over parsed answers), `f1_True`,
+`f1_False`, `f1_Unknown`, `macro_f1` and `macro_f1_parsed`, `dist_<gold>_<answer>` and `dist_<gold>_unparsed`,
 `unparsed_rate`, and accuracy by depth × width (`accuracy_d5_w10`), distractors (`accuracy_D5`), topic
 (`accuracy_Food`) and gold label (`accuracy_True`). lm-eval's metric list is fixed in the YAML, so breakdowns cover
 the paper's grid values (`BREAKDOWN_METRICS`); a document reports only the breakdown keys of its own configuration,
@@ -38,6 +39,7 @@ from lgmt_tasks.scorers.qmfol_metrics import (
     DIST_NAMES,
     F1_NAMES,
     accuracy,
+    accuracy_parsed,
     answer_distribution,
     f1_scores,
     sample_outcome,
@@ -59,11 +61,19 @@ PARAMS = Parameters(
         "padding_tokens",
         "dataset",
         "dataset_revision",
+        "form",
     ),
 )
 """The metadata keys that select or build the documents (overridable with `--metadata`)."""
 
-HEADLINE_METRICS: tuple[str, ...] = ("accuracy", *F1_NAMES, *DIST_NAMES, "unparsed_rate")
+HEADLINE_METRICS: tuple[str, ...] = (
+    "accuracy",
+    "accuracy_parsed",
+    *F1_NAMES,
+    "macro_f1_parsed",
+    *DIST_NAMES,
+    "unparsed_rate",
+)
 """Every metric of every document."""
 
 BREAKDOWN_METRICS: tuple[str, ...] = (
@@ -142,36 +152,49 @@ def _share(name: str) -> Callable[[Items], float]:
 
 
 def _dist(name: str) -> Aggregation:
-    doc = f"`{name}`: the share of this answer among parsed answers of this gold label (Table 3)."
+    doc = f"`{name}`: the share of this answer (or of no answer) among all tasks of this gold label (Table 3)."
     return aggregation(name, _share(name), doc)
 
 
-accuracy_aggregation = aggregation("accuracy", accuracy, "Accuracy: Σ correct / Σ parsed (`qmfol_metrics.accuracy`).")
+accuracy_aggregation = aggregation(
+    "accuracy", accuracy, "Accuracy: Σ correct / tasks, an unparsed answer being wrong (`qmfol_metrics.accuracy`)."
+)
+accuracy_parsed_aggregation = aggregation(
+    "accuracy_parsed", accuracy_parsed, "Accuracy over parsed answers: Σ correct / Σ parsed (`accuracy_parsed`)."
+)
 unparsed_rate_aggregation = aggregation(
     "unparsed_rate", unparsed_rate, "Unparsed rate: Σ (1 − parsed) / tasks (see `qmfol_metrics.unparsed_rate`)."
 )
 f1_true_aggregation = aggregation(
-    "f1_true", _f1("f1_True"), "F1 of True over parsed answers (`qmfol_metrics.f1_scores`)."
+    "f1_true", _f1("f1_True"), "F1 of True, an unparsed answer a miss (`qmfol_metrics.f1_scores`)."
 )
-f1_false_aggregation = aggregation("f1_false", _f1("f1_False"), "F1 of False over parsed answers.")
-f1_unknown_aggregation = aggregation("f1_unknown", _f1("f1_Unknown"), "F1 of Unknown over parsed answers.")
+f1_false_aggregation = aggregation("f1_false", _f1("f1_False"), "F1 of False, an unparsed answer a miss.")
+f1_unknown_aggregation = aggregation("f1_unknown", _f1("f1_Unknown"), "F1 of Unknown, an unparsed answer a miss.")
 macro_f1_aggregation = aggregation("macro_f1", _f1("macro_f1"), "Macro-F1: the mean of the defined label-wise F1s.")
+macro_f1_parsed_aggregation = aggregation(
+    "macro_f1_parsed", _f1("macro_f1_parsed"), "Macro-F1 over parsed answers only (`macro_f1_parsed`)."
+)
 dist_True_True_aggregation = _dist("dist_True_True")
 dist_True_False_aggregation = _dist("dist_True_False")
 dist_True_Unknown_aggregation = _dist("dist_True_Unknown")
+dist_True_unparsed_aggregation = _dist("dist_True_unparsed")
 dist_False_True_aggregation = _dist("dist_False_True")
 dist_False_False_aggregation = _dist("dist_False_False")
 dist_False_Unknown_aggregation = _dist("dist_False_Unknown")
+dist_False_unparsed_aggregation = _dist("dist_False_unparsed")
 dist_Unknown_True_aggregation = _dist("dist_Unknown_True")
 dist_Unknown_False_aggregation = _dist("dist_Unknown_False")
 dist_Unknown_Unknown_aggregation = _dist("dist_Unknown_Unknown")
+dist_Unknown_unparsed_aggregation = _dist("dist_Unknown_unparsed")
 
 AGGREGATIONS: dict[str, str] = {
     "accuracy": "accuracy_aggregation",
+    "accuracy_parsed": "accuracy_parsed_aggregation",
     "f1_True": "f1_true_aggregation",
     "f1_False": "f1_false_aggregation",
     "f1_Unknown": "f1_unknown_aggregation",
     "macro_f1": "macro_f1_aggregation",
+    "macro_f1_parsed": "macro_f1_parsed_aggregation",
     **{name: f"{name}_aggregation" for name in DIST_NAMES},
     "unparsed_rate": "unparsed_rate_aggregation",
     **dict.fromkeys(BREAKDOWN_METRICS, "accuracy_aggregation"),

@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.divlogiceval.build import (
     QUESTION_TYPES,
+    DivLogicEvalBuild,
     DivLogicEvalConfig,
     answer_key_claims,
     build_divlogiceval,
@@ -20,15 +22,19 @@ from lgmt_tasks.divlogiceval.build import (
 )
 from lgmt_tasks.divlogiceval.card import write_divlogiceval_repo
 from lgmt_tasks.divlogiceval.logic import (
+    FACT,
     RULE_FORMS,
     VARIABLES,
+    is_literal,
+    literal_variable,
     models,
     potential_answers,
     sample_content,
     selection_weights,
-    shape,
     split_answers,
+    surface_signature,
     tt_entails,
+    vacuity_witnesses,
 )
 from lgmt_tasks.hub.repo import data_file, load_dataset_repo
 from lgmt_tasks.logic.parse import parse
@@ -38,32 +44,56 @@ from lgmt_tasks.logic.syntax import Atom, Formula, subformulas
 # --------------------------------------------------------------------------------------------------- Algorithm 1
 
 
-def test_selection_weights_follow_eq_3_with_the_overrides():
-    # o = (0, 0, 1, 2, 3, 0, 0, 0), n = 3: max(o) + 1 = 4; Eq. (3) numerators 4, 4, 3, -, -, 4, 4, 4 over 27 (the
-    # denominator sums over all eight variables: 4+4+3+2+1+4+4+4 = 26), o = n − 1 = 2 gets 0.1, o = n gets 0.
-    occurrences = [0, 0, 1, 2, 3, 0, 0, 0]
-    raw = [4 / 26, 4 / 26, 3 / 26, 0.1, 0.0, 4 / 26, 4 / 26, 4 / 26]
-    expected = [w / sum(raw) for w in raw]
-    assert selection_weights(occurrences, 3) == pytest.approx(expected)
-    assert selection_weights([0] * 8, 3) == pytest.approx([1 / 8] * 8)
+def test_selection_weights_mix_the_raw_eq_3_numerators_with_the_overrides():
+    # make_expression.py:68-72: numerators max(o) + 1 - o (not divided by their sum), 0.1 at n - 1 uses, 0 at n,
+    # then one normalisation. priority = (0, 0, 1, 2, 3, 0, 0, 0): numerators 4, 4, 3, 2, 1, 4, 4, 4.
+    priority = [0, 0, 1, 2, 3, 0, 0, 0]
+    uses = [0, 0, 1, 2, 3, 0, 0, 0]
+    raw = [4, 4, 3, 0.1, 0.0, 4, 4, 4]
+    assert selection_weights(priority, uses, 3) == pytest.approx([w / sum(raw) for w in raw])
+    assert selection_weights([0] * 8, [0] * 8, 3) == pytest.approx([1 / 8] * 8)
 
 
-def test_sampled_contents_respect_algorithm_1():
-    rules = Counter()
+def test_sampled_contents_respect_algorithm_1_and_add_literal_facts():
+    rules: Counter[str] = Counter()
     for seed in range(300):
         for n in (2, 3, 4):
-            propositions, occurrences = sample_content(random.Random(seed), n)  # type: ignore[misc]
-            assert 2 <= len(propositions) <= n + 1
-            assert max(occurrences) <= n
-            counted = Counter(v for p in propositions for v in p.variables)
-            assert [counted[v] for v in VARIABLES] == occurrences  # only the variables fitted into a rule count
-            for p in propositions:
+            propositions, uses = sample_content(random.Random(seed), n)  # type: ignore[misc]
+            premises = [p for p in propositions if p.rule != FACT]
+            facts = [p for p in propositions if p.rule == FACT]
+            assert 2 <= len(premises) <= n + 1
+            assert max(uses) <= n
+            counted = Counter(v for p in premises for v in p.variables)
+            assert [counted[v] for v in VARIABLES] == uses  # facts do not count as uses
+            eligible = [v for v, u in zip(VARIABLES, uses) if 0 < u < n]
+            assert len(facts) <= int(len(eligible) / 1.5)  # make_expression.py:94
+            assert len({f.variables for f in facts}) == len(facts)
+            for p in facts:
+                assert p.variables[0] in eligible and is_literal(p.formula)
+                assert literal_variable(p.formula) == p.variables[0]
+            for p in premises:
                 rules[p.rule] += 1
                 assert len(set(p.variables)) == len(p.variables) == (2 if p.rule == "1a" else 3)
                 letters = dict(zip("ABC", p.variables))
                 expected = parse("".join(letters.get(ch, ch) for ch in RULE_FORMS[p.rule]))
                 assert p.formula == expected
-    assert set(rules) == {"1a", "1b", "1c"}
+            rules[FACT] += len(facts)
+    assert set(rules) == {"1a", "1b", "1c", FACT}
+
+
+def test_rule_mix_and_nth_use_follow_the_authors_generator():
+    """randint(0, 3) gives 1a half the draws; the raw-numerator mixture makes an n-th use rare (about 0.024)."""
+    rules: Counter[str] = Counter()
+    nth_uses = 0
+    draws = 4000
+    for seed in range(draws):
+        propositions, uses = sample_content(random.Random(seed), 3)  # type: ignore[misc]
+        rules.update(p.rule for p in propositions if p.rule != FACT)
+        nth_uses += sum(u == 3 for u in uses)
+    total = sum(rules.values())
+    assert 0.47 < rules["1a"] / total < 0.53
+    assert 0.22 < rules["1b"] / total < 0.28 and 0.22 < rules["1c"] / total < 0.28
+    assert nth_uses / draws < 0.06  # normalised Eq. (3) values mixed with 0.1 would give about 0.24
 
 
 def test_potential_answer_set_and_split():
@@ -74,6 +104,18 @@ def test_potential_answer_set_and_split():
     assert parse("A → D") in split.entailed and parse("¬D → ¬A") in split.entailed
     assert parse("C → D") in split.single  # the second proposition alone entails it
     assert parse("D → A") in split.not_entailed and parse("A") in split.not_entailed
+
+
+def test_vacuous_entailments_are_set_apart():
+    # With the fact A, the content entails D, so every implication into D holds vacuously.
+    content = [parse("A"), parse("A → B"), parse("(B ∨ C) → D")]
+    split = split_answers(content, potential_answers(["B", "C", "D", "E"]))
+    assert parse("E → D") in split.vacuous and parse("¬D → E") in split.vacuous
+    assert parse("D") in split.entailed  # a literal needing two propositions is a proper entailment
+    for formula in split.entailed:
+        assert not any(tt_entails(content, w) for w in vacuity_witnesses(formula))
+    assert vacuity_witnesses(parse("¬A → B")) == [parse("B"), parse("A")]
+    assert vacuity_witnesses(parse("(A ∨ B) → C")) == []
 
 
 def test_truth_tables_agree_with_z3_on_random_formulas():
@@ -102,6 +144,28 @@ def test_config_is_validated():
 # -------------------------------------------------------------------------------- the default build, re-proven
 
 
+COMMITTED = Path(__file__).parents[2] / "datasets" / "divlogiceval"
+"""The committed default build (`tests/hub/test_published_repos.py` checks it equals a fresh build byte for byte)."""
+
+
+@pytest.fixture(scope="module")
+def default_build() -> DivLogicEvalBuild:
+    """The default build, read from its committed folder: rebuilding 900 proven items would take minutes."""
+    data = json.loads((COMMITTED / "build_stats.json").read_text(encoding="utf-8"))
+    stats = BuildStats(
+        counts={bucket: Counter(c) for bucket, c in data["counts"].items()},
+        dropped={bucket: Counter(c) for bucket, c in data["dropped"].items()},
+        notes=data["notes"],
+    )
+    config = DivLogicEvalConfig(**data["config"])
+    return DivLogicEvalBuild(load_dataset_repo(COMMITTED, "default", "test"), stats, config)
+
+
+def test_the_committed_build_is_the_default_config(default_build):
+    assert default_build.config == DivLogicEvalConfig()
+    assert DivLogicEvalConfig().per_type == 300  # the paper's 900 questions
+
+
 def atoms_of(formula: Formula) -> set[str]:
     return {f.pred for _, f in subformulas(formula) if isinstance(f, Atom)}
 
@@ -112,11 +176,17 @@ def proves(premises: list[Formula], conclusion: Formula) -> bool:
     return result
 
 
-def test_every_answer_key_of_the_default_build_is_proven(default_build):
-    """Re-derive, from the row's own strings and with Z3 only, that exactly the answer is right."""
+def test_answer_keys_of_the_default_build_are_proven(default_build):
+    """Re-derive, from the row's own strings and with Z3 only, that exactly the answer is right.
+
+    Every third row (300 of the 900, all three types): the builder has already proven every claim of every row with
+    Z3, and `lgmt verify` re-proves them all with a second prover; re-proving all 900 here would take minutes.
+    """
     rows = list(default_build.dataset)
     assert len(rows) == 3 * DivLogicEvalConfig().per_type
-    for row in rows:
+    sample = rows[::3]
+    assert set(r["question_type"] for r in sample) == set(QUESTION_TYPES)
+    for row in sample:
         content = [parse(p) for p in row["content_logic"]]
         options = [parse(o) for o in row["options_logic"]]
         answer = row["answer"]
@@ -136,6 +206,13 @@ def test_every_answer_key_of_the_default_build_is_proven(default_build):
             full = [*content, options[answer]]
             assert not any(proves([p], conclusion) for p in full), row["id"]
             assert not any(proves(full, options[k]) for k in range(4) if k != answer), row["id"]
+            verdicts = [k == answer for k in range(4)]
+        # no entailed implication holds vacuously (the content alone fixing one of its literals)
+        entailed = [o for k, o in enumerate(options) if verdicts[k] and row["question_type"] != "missing"]
+        if row["question_type"] == "missing":
+            entailed, content = [parse(row["conclusion_logic"])], [*content, options[answer]]
+        for formula in entailed:
+            assert not any(proves(content, w) for w in vacuity_witnesses(formula)), row["id"]
 
 
 def test_every_question_type_and_rule_is_represented(default_build):
@@ -144,8 +221,10 @@ def test_every_question_type_and_rule_is_represented(default_build):
     assert Counter(rows["question_type"]) == dict.fromkeys(QUESTION_TYPES, per_type)
     content_rules = Counter(rule for rules in rows["rules"] for rule in rules)
     removed = Counter(r for r in rows["removed_rule"] if r)
-    assert set(content_rules) == {"1a", "1b", "1c"}
-    assert set(removed) == {"1a", "1b", "1c"}  # each rule is also the answer of some missing-premise question
+    assert set(content_rules) == {"1a", "1b", "1c", FACT}
+    assert set(removed) == {"1a", "1b", "1c", FACT}  # each is also the answer of some missing-premise question
+    literal_options = sum(t == "literal" for templates in rows["option_templates"] for t in templates)
+    assert literal_options > 0.1 * 4 * len(rows)  # literal facts make literal options common (they were ~3%)
 
 
 def test_answer_positions_are_uniform(default_build):
@@ -167,10 +246,13 @@ def test_rows_are_well_formed(default_build):
         assert len(set(sentences)) == len(sentences)  # a distinct sentence per variable
         used = set().union(*(atoms_of(parse(f)) for f in [*row["content_logic"], *row["options_logic"]]))
         assert used <= set(names)
+        in_content = set().union(*(atoms_of(parse(f)) for f in row["content_logic"]))
+        for variable in row["variables"]:  # the passage says each of its variables in one of the recorded renderings
+            forms = [variable["sentence"], *variable["paraphrases"], variable["negation"], *variable["contradictions"]]
+            assert len(forms) == len(set(forms)) >= 2
+            if variable["name"] in in_content:
+                assert any(form[1:-1] in row["content"] for form in forms), (variable["name"], row["id"])
         assert all(option.endswith(".") and option[0].isupper() for option in row["options"])
-        for variable in row["variables"]:  # the English mentions the sentences of the content's variables
-            if variable["name"] in set().union(*(atoms_of(parse(f)) for f in row["content_logic"])):
-                assert variable["sentence"][1:-1] in row["content"] or variable["negation"][1:-1] in row["content"]
         if row["question_type"] == "missing":
             assert row["conclusion"].startswith("Therefore, ") and row["content"].endswith(row["conclusion"])
             assert len(row["rules"]) == row["num_propositions"] - 1
@@ -180,11 +262,23 @@ def test_rows_are_well_formed(default_build):
         assert row["n"] == 3 and row["seed"] == 0 and row["pool"] == "builtin"
 
 
-def test_no_option_stands_out_by_its_form(default_build):
+def test_every_distractor_has_the_answers_surface_signature(default_build):
     for row in default_build.dataset:
-        shapes = [shape(parse(o)) for o in row["options_logic"]]
-        answer = shapes.pop(row["answer"])
-        assert answer in shapes, row["id"]  # some distractor has the answer's kind and polarity
+        content = [parse(p) for p in row["content_logic"]]
+        conclusion = parse(row["conclusion_logic"]) if row["conclusion_logic"] else None
+        signatures = {surface_signature(parse(o), content, conclusion) for o in row["options_logic"]}
+        assert len(signatures) == 1, row["id"]
+
+
+def test_surface_signature_tells_apart_what_a_shortcut_could_read():
+    content = [parse("A → B"), parse("C"), parse("(B ∨ D) → E")]
+    signature = surface_signature(parse("A → E"), content, None)
+    assert signature == surface_signature(parse("D → A"), content, None)  # same polarity, both in content
+    assert signature != surface_signature(parse("A → B"), content, None)  # these two occur together
+    assert signature != surface_signature(parse("A → ¬E"), content, None)  # polarity
+    assert signature != surface_signature(parse("A → G"), content, None)  # G is not in the content
+    assert signature != surface_signature(parse("C → E"), content, None)  # C is a fact
+    assert signature != surface_signature(parse("A → E"), content, parse("D → E"))  # shares the conclusion's consequent
 
 
 def test_build_statistics_are_consistent(default_build):
@@ -195,6 +289,13 @@ def test_build_statistics_are_consistent(default_build):
         assert counts["rows"] == counts["proven"] == DivLogicEvalConfig().per_type
         assert not any(reason.startswith(("prover", "undecided")) for reason in stats.dropped.get(question_type, {}))
     assert stats.notes["rows"] == len(default_build.dataset)
+    sampling = stats.notes["sampling"]
+    rules = Counter(r for row in default_build.dataset for r in [*row["rules"], row["removed_rule"]] if r)
+    assert sampling["rules"] == {rule: rules[rule] for rule in ("1a", "1b", "1c", FACT)}
+    assert (
+        sum(sampling["facts_per_instance"].values()) == sum(sampling["uses"].values()) / 8 == len(default_build.dataset)
+    )
+    assert "language" in stats.notes  # reserved for the English-side statistics
 
 
 # ----------------------------------------------------------------------------------- construction, one item

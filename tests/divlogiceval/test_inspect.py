@@ -103,6 +103,7 @@ async def test_scorer_unit():
         "partial_circular": 0.125,
         "rotation_acc": 0.5,
         "unparsed": 0.25,
+        "original_parsed": 1.0,
     }
     assert score.answer == "A" and score.metadata["predictions"] == [0, 0, -1, 2]
     assert score.explanation is not None and "Rotation 2 (CDAB): unparsed" in score.explanation
@@ -112,7 +113,7 @@ async def test_scorer_unit():
     ("params", "message"),
     [
         ({"question_type": "4c0e"}, "question_type='4c0e': expected one of 3c1e, 3e1c, missing, all"),
-        ({"shots": 2}, "shots=2: expected 0 or 3"),
+        ({"shots": 2}, "shots=2: expected one of 0, 3"),
         ({"alpha": 1.5}, "alpha=1.5: must lie in"),
     ],
 )
@@ -241,7 +242,9 @@ def test_end_to_end_metrics_are_exact(small_repo: Path, tmp_path: Path):
     assert {name: values[name] for name in expected} == pytest.approx(expected, abs=1e-12)
     assert values["acc"] == 3 / 6 and values["circular"] == 2 / 6 and values["unparsed_rate"] == 1 / 24
     assert values["partial_circular"] == pytest.approx((1 + 0.125 + 2 * PC_3_OF_4 + 0 + 1) / 6, abs=1e-12)
-    assert sorted(values) == sorted([*expected, *(f"{n}_stderr" for n in NAMES)])
+    # ACC over the instances whose original order was read: rows 0-3 and 5 (row 4's is unreadable), 3 of them right
+    assert values["acc_parsed"] == pytest.approx(3 / 5, abs=1e-12)
+    assert sorted(values) == sorted([*expected, *(f"{n}_stderr" for n in (*NAMES, "acc_parsed")), "acc_parsed"])
     assert set(model.calls.values()) == {4}  # every instance: four rotations, each asked once
     assert log.samples is not None
     sample = next(s for s in log.samples if s.id == rows[4]["id"])

@@ -100,6 +100,9 @@ def test_generation_end_to_end_exact_metrics(small_repo):
     assert values["partial_circular,none"] == pytest.approx((1 + 0.25 + pc_3) / 3, abs=1e-12)
     assert values["rotation_acc,none"] == pytest.approx((1 + 0.5 + 0.75) / 3)
     assert values["unparsed_rate,none"] == 1 / 12
+    outcomes = [s["acc_parsed"] for s in results["samples"]["lgmt_divlogiceval"]]  # ACC over parsed rotation 0s
+    parsed = [o for o in outcomes if o["original_parsed"]]
+    assert values["acc_parsed,none"] == sum(o["acc"] for o in parsed) / len(parsed) >= values["acc,none"]
     assert len(lm.requests) == 3 * 4 and {r.request_type for r in lm.requests} == {"generate_until"}
     first = sorted((r for r in lm.requests if r.doc_id == 0), key=lambda r: r.idx)
     assert all(r.args[0].startswith(INSTRUCTION + "\n") and r.args[0].endswith("\n") for r in first)
@@ -118,7 +121,7 @@ def test_loglik_end_to_end_exact_metrics(small_repo):
     values = results["results"]["lgmt_divlogiceval_loglik"]
     assert values["acc,none"] == 2 / 3 and values["circular,none"] == 2 / 3
     assert values["partial_circular,none"] == pytest.approx((1 + 0.25 + 1) / 3, abs=1e-12)
-    assert values["unparsed_rate,none"] == 0.0
+    assert values["unparsed_rate,none"] == 0.0 and values["acc_parsed,none"] == values["acc,none"]
     assert len(lm.requests) == 3 * 16
     first = sorted((r for r in lm.requests if r.doc_id == 0), key=lambda r: r.idx)
     assert [r.args[1] for r in first[:4]] == [" A", " B", " C", " D"]
@@ -139,7 +142,10 @@ def test_metadata_sets_shots_alpha_and_question_type(small_repo):
 def test_a_mistyped_metadata_key_is_reported_with_the_valid_keys(small_repo, caplog):
     manager(small_repo, per_typ=1).load(["lgmt_divlogiceval"])
     assert "metadata key 'per_typ' is not a parameter of DivLogicEval (did you mean 'per_type'?)" in caplog.text
-    assert "DivLogicEval parameters: question_type, per_type, seed, n, pool, dataset, dataset_revision" in caplog.text
+    assert (
+        "DivLogicEval parameters: question_type, form, per_type, seed, n, pool, dataset, dataset_revision, variant, "
+        "shots, alpha, instruction"
+    ) in caplog.text
 
 
 def test_chat_template_and_num_fewshot(small_repo):

@@ -154,13 +154,18 @@ def test_instance_outcome_and_summary():
         "partial_circular": 0.125,
         "rotation_acc": 0.5,
         "unparsed": 0.25,
+        "original_parsed": 1.0,
     }
+    assert instance_outcome([NO_ANSWER_INDEX, 0, 0, 0], 0)["original_parsed"] == 0.0
     summary = summarize([[0, 0, 0, 0], [0, 0, 2, 3]], [0, 0])
     assert summary["acc"] == 1.0 and summary["circular"] == 0.5
     assert summary["partial_circular"] == (1.0 + 0.125) / 2
     assert summary["rotation_acc"] == 0.75 and summary["unparsed_rate"] == 0.0
     assert summary["circular_stderr"] == pytest.approx(0.5)
     assert math.isnan(summarize([], [])["acc"])
+    # an unanswered original order is wrong in ACC; acc_parsed, named apart, leaves it out
+    unanswered = summarize([[0, 0, 0, 0], [NO_ANSWER_INDEX] * 4], [0, 0])
+    assert unanswered["acc"] == 0.5 and unanswered["acc_parsed"] == 1.0 and unanswered["unparsed_rate"] == 0.5
     with pytest.raises(ValueError, match="2 predictions but 1 references"):
         summarize([[0] * 4, [0] * 4], [0])
 

@@ -129,3 +129,67 @@ def test_plots_and_files(report, tmp_path):
 
 def test_other_logs_give_no_tables():
     assert suite_report([], None).tables == {}
+
+
+# ------------------------------------------------------------------------------------------ run-to-run variation
+
+EPOCH_PLANS: list[list[Any]] = [
+    ["g", "g", "g", "g"],  # run 1: ACC 1, CIR 1, PC 1
+    ["g", "g", "w1", "w2"],  # run 2: the paper's example, ACC 1, CIR 0, PC 0.125
+    ["w1", "w1", "w1", "w1"],  # run 3: ACC 0, CIR 0, PC 0
+]
+"""Every instance answers by this plan in its k-th epoch, so each run's metrics are the plan's."""
+
+
+class EpochScriptedModel(ScriptedModel):
+    """`test_inspect.ScriptedModel`, with the plan of the epoch an instance is in (counted from its calls)."""
+
+    def __init__(self, rows: list[dict[str, Any]]) -> None:
+        self.rows = {row["content"]: (row, EPOCH_PLANS[0]) for row in rows}
+        self.calls = Counter()
+
+    def __call__(self, messages: list[ChatMessage], *args: Any) -> ModelOutput:
+        content = messages[0].text.splitlines()[1]
+        row, _ = self.rows[content]
+        self.rows[content] = (row, EPOCH_PLANS[self.calls[row["id"]] // 4])
+        return super().__call__(messages, *args)
+
+
+def population_cv(values: list[float]) -> float:
+    average = sum(values) / len(values)
+    return 100 * math.sqrt(sum((v - average) ** 2 for v in values) / len(values)) / average
+
+
+def test_run_variation_over_epochs(small_repo, tmp_path, report):
+    rows = [dict(r) for r in load_dataset_repo(small_repo)]
+    [log] = eval(
+        divlogiceval(dataset=str(small_repo)),
+        model=get_model("mockllm/model", custom_outputs=EpochScriptedModel(rows)),
+        epochs=3,
+        max_samples=1,  # one instance at a time, so an instance's k-th epoch is its k-th group of four calls
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "success", log.error
+    result = suite_report([str(log.location)], None)
+    table = result.tables["run_variation"].set_index("metric")
+    assert list(table.columns) == ["model", "setting", "run1", "run2", "run3", "mean", "CV (%)"]
+    by_hand = {"ACC": [1.0, 1.0, 0.0], "CIR": [1.0, 0.0, 0.0], "PC": [1.0, 0.125, 0.0]}
+    for metric, runs in by_hand.items():
+        assert table.loc[metric, ["run1", "run2", "run3"]].tolist() == pytest.approx(runs, abs=1e-12)
+        assert table.loc[metric, "CV (%)"] == pytest.approx(population_cv(runs), abs=1e-9)
+    assert table.loc["ACC", "CV (%)"] == pytest.approx(100 * math.sqrt(2) / 2)  # std √2/3 over mean 2/3
+    assert result.titles["run_variation"].startswith("Table 3")
+    # the pooled Table 9 is the mean over the three runs; a single run gives no variation table
+    table9 = result.tables["table9"].set_index("metric")
+    assert table9.loc["PC", "Test"] == pytest.approx((1 + 0.125 + 0) / 3, abs=1e-12)
+    assert "run_variation" not in report[0].tables
+
+
+def test_cv_of_table_3():
+    """The paper's Table 3 runs give its CV for ACC and CIR with the population standard deviation."""
+    from lgmt_tasks.divlogiceval.report import coefficient_of_variation
+
+    assert round(coefficient_of_variation([30.0, 32.0, 32.4, 30.1, 32.0]), 1) == 3.3
+    assert round(coefficient_of_variation([7.4, 8.1, 8.0, 8.0, 9.0]), 1) == 6.3
+    assert math.isnan(coefficient_of_variation([0.0, 0.0])) and math.isnan(coefficient_of_variation([]))

@@ -20,7 +20,17 @@ from lgmt_tasks.scorers.lexical_metrics import (
     label_violation,
     lexical_outcome,
 )
-from lgmt_tasks.scorers.pairwise import OUTCOME_KEYS, acc_cons, acc_static, fur, group_outcome, hdr, mvr
+from lgmt_tasks.scorers.pairwise import (
+    OUTCOME_KEYS,
+    acc_cons,
+    acc_cons_parsed,
+    acc_static,
+    acc_static_parsed,
+    fur,
+    group_outcome,
+    hdr,
+    mvr,
+)
 
 LABELS = ("True", "False", "Unknown")
 ANSWERS = (*LABELS, None)
@@ -69,7 +79,9 @@ def test_an_unreadable_answer_never_satisfies_a_relation(violation):
     for source, followup in [(None, "True"), ("True", None), (None, None)]:
         for expected in ("equivalence", "difference"):
             outcome = lexical_outcome(expected, "True", source, followup, violation)
-            assert outcome == {**dict.fromkeys(LEXICAL_KEYS, 0), "transformed": 1}
+            answered = int(source == "True")  # a right source answer still counts for acc_static
+            zeros = dict.fromkeys(LEXICAL_KEYS, 0)
+            assert outcome == {**zeros, "transformed": 1, "tested": 1, "source_answered_correctly": answered}
     # text mode: labels parsed but the texts could not be compared
     assert lexical_outcome("difference", "True", "True", "False", None)["parsed"] == 0
 
@@ -120,9 +132,11 @@ def test_confusion_matrix_partitions_the_compared_groups_and_matches_lgmt_rates(
     assert math.isclose(sum(confusion_matrix(groups).values()), 1.0)
     assert confusion_cell(groups, "cm_pass_wrong").value == fur(groups).value
     assert confusion_cell(groups, "cm_fail_correct").value == hdr(groups).value
-    assert confusion_cell(groups, "cm_pass_correct").value == acc_cons(groups).value
-    assert math.isclose(acc_static(groups).value - acc_cons(groups).value, hdr(groups).value)
-    assert math.isclose(mvr(groups).value + acc_cons(groups).value + fur(groups).value, 1.0)
+    assert confusion_cell(groups, "cm_pass_correct").value == acc_cons_parsed(groups).value
+    assert math.isclose(acc_static_parsed(groups).value - acc_cons_parsed(groups).value, hdr(groups).value)
+    assert math.isclose(mvr(groups).value + acc_cons_parsed(groups).value + fur(groups).value, 1.0)
+    # the accuracies count the unparsed group as wrong and leave out the discarded one (no test): 7 tested groups
+    assert acc_cons(groups).value == 1 / 7 and acc_static(groups).value == 3 / 7
     assert discarded_rate(groups).value == 1 / 8
     with pytest.raises(ValueError, match="cell must be one of"):
         confusion_cell(groups, "cm_other")

@@ -74,7 +74,8 @@ async def test_a_proven_followup_label_decides_followup_correctness():
 
 async def test_unparsed_answer_is_not_compared():
     result = await score(['{"label": "True"}', "True or False"])
-    assert result.value == {**dict.fromkeys(LEXICAL_KEYS, 0), "transformed": 1}
+    zeros = dict.fromkeys(LEXICAL_KEYS, 0)  # the source (True, gold True) still counts for acc_static
+    assert result.value == {**zeros, "transformed": 1, "tested": 1, "source_answered_correctly": 1}
     assert result.explanation is not None and "Not compared" in result.explanation
 
 
@@ -111,4 +112,4 @@ def test_scorer_arguments_are_checked():
 def test_metrics_reject_foreign_scores():
     with pytest.raises(ValueError, match="Sample x: lexical metrics need a dict score"):
         lexical_outcomes([SampleScore(score=Score(value={"violation": 1}), sample_id="x")])
-    assert len(lexical_metrics()) == 6 + 6 + 4 + 1 + 4  # rates, stderrs, cells, discarded, four breakdowns
+    assert len(lexical_metrics()) == 8 + 8 + 4 + 1 + 4  # rates, stderrs, cells, discarded, four breakdowns

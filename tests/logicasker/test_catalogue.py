@@ -105,3 +105,30 @@ def test_select_filters_and_errors():
         select(logic="modal")
     with pytest.raises(ValueError, match="did you mean modus ponens"):
         get_skill("modus ponen")
+
+
+def _shapes(name: str) -> set[tuple[tuple[str, ...], str]]:
+    from lgmt_tasks.logic.printer import show
+
+    return {(tuple(show(p) for p in f.premises), show(f.conclusion)) for f in get_skill(name).forms}
+
+
+def test_the_authors_extra_forms_are_present_and_proven():
+    """The forms of the authors' generator the catalogue lacked (script/rules.py), proven as the README says."""
+    from lgmt_tasks.logic.parse import parse
+
+    disjunct = get_skill("affirming a disjunct")
+    assert (("p ∨ q", "p"), "q") in _shapes(disjunct.name)
+    assert entails([parse("p ∨ q"), parse("p")], parse("q")) is False  # a fallacy: Z3 has a countermodel
+    movement = _shapes("quantifier movement")
+    for premise, conclusion in (("∃x (p → P(x))", "p → ∃x (P(x))"), ("∀x (P(x)) → p", "∃x (P(x) → p)")):
+        assert any(parse(premise) == parse(f[0][0]) and parse(conclusion) == parse(f[1]) for f in movement)
+        assert entails([parse(premise)], parse(conclusion)) is True
+
+
+def test_universal_generalization_is_more_than_renaming():
+    from lgmt_tasks.logic.syntax import alpha_equivalent
+
+    for form in get_skill("universal generalization").forms:
+        assert not any(alpha_equivalent(p, form.conclusion) for p in form.premises)  # ∀x P(x) ⊢ ∀y P(y) is gone
+        assert entails(list(form.premises), form.conclusion) is True

@@ -99,10 +99,10 @@ def test_pure_helpers():
     out = logicasker_utils.process_loglik_results(doc, [(-1.0, False), (-1.0, False)])  # a tie goes to yes
     assert out["response_accuracy_rule_quantifier_negation"] == {"correct": 1, "answered": 1}
     assert set(out) == {
-        "response_accuracy", "instruction_following_rate", "response_accuracy_logic_predicate",
+        "accuracy", "response_accuracy", "instruction_following_rate", "response_accuracy_logic_predicate",
         "response_accuracy_category_equivalence", "response_accuracy_problem_type_valid",
         "response_accuracy_length_3", "response_accuracy_rule_quantifier_negation",
     }  # fmt: skip
-    assert set(out) <= {"response_accuracy", "instruction_following_rate", *_generate.breakdown_metrics()}
+    assert set(out) <= {"accuracy", "response_accuracy", "instruction_following_rate", *_generate.breakdown_metrics()}
     with pytest.raises(ValueError, match="one completion"):
         logicasker_utils.process_generation_results(doc, ["a", "b"])

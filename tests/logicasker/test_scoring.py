@@ -93,7 +93,7 @@ async def test_scorer():
 
 
 def test_metric_list_and_checks():
-    assert len(logicasker_metrics()) == 3 + len(BREAKDOWNS)
+    assert len(logicasker_metrics()) == 5 + len(BREAKDOWNS)
     with pytest.raises(ValueError, match="unknown breakdown"):
         logicasker_metrics(["rule"])
     with pytest.raises(ValueError, match="Sample s1"):

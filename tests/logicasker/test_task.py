@@ -154,7 +154,9 @@ def test_weakness_demonstrations(zero_shot_log, small_repo, tmp_path):
         "yes. The conclusion follows by quantifier negation.",
         "yes. The conclusion follows by modus ponens.",
         "no. By universal modus tollens, the premises imply the opposite of this conclusion.",
-        "no. The conclusion is not related to the premises; universal modus tollens does not give it.",
+        # The unrelated leaf: a length-1 universal modus tollens decides every literal in its own words, so it is
+        # demonstrated by a contradiction, as the builder fills such a slot.
+        "no. By universal modus tollens, the premises imply the opposite of this conclusion.",
     ]
     assert all(d.startswith("Consider the following premises: ") for d in demos)
     assert len(seen) == 32 and all(text.startswith(demos[0]) and NOW in text for text in seen)

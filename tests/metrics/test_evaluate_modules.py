@@ -42,21 +42,31 @@ LGMT_EXAMPLE = {
 # groups: consistent-correct, hidden defect, false unreported, false unreported, unparsed (4 of 5 parsed)
 EXAMPLES: dict[str, tuple[dict[str, Any], dict[str, float]]] = {
     "mvr": ({k: v for k, v in LGMT_EXAMPLE.items() if k != "references"}, {"mvr": 1 / 4, "unparsed_rate": 1 / 5}),
-    "acc_static": (LGMT_EXAMPLE, {"acc_static": 2 / 4, "unparsed_rate": 1 / 5}),
-    "acc_cons": (LGMT_EXAMPLE, {"acc_cons": 1 / 4, "unparsed_rate": 1 / 5}),
+    "acc_static": (LGMT_EXAMPLE, {"acc_static": 2 / 5, "acc_static_parsed": 2 / 4, "unparsed_rate": 1 / 5}),
+    "acc_cons": (LGMT_EXAMPLE, {"acc_cons": 1 / 5, "acc_cons_parsed": 1 / 4, "unparsed_rate": 1 / 5}),
     "hdr": (LGMT_EXAMPLE, {"hdr": 1 / 4, "unparsed_rate": 1 / 5}),
     "fur": (LGMT_EXAMPLE, {"fur": 2 / 4, "unparsed_rate": 1 / 5}),
     "response_accuracy": (
         {"predictions": ["yes", "no", "no", "unparsed"], "references": ["yes", "yes", "no", "no"]},
-        {"response_accuracy": 2 / 3, "instruction_following_rate": 3 / 4},
+        {"accuracy": 2 / 4, "response_accuracy": 2 / 3, "instruction_following_rate": 3 / 4},
     ),
     "macro_f1": (
         {
             "predictions": ["True", "False", "Unknown", "Unknown", "unparsed"],
             "references": ["True", "False", "False", "Unknown", "True"],
         },
-        # True: P 1/1, R 1/1; False: P 1/1, R 1/2; Unknown: P 1/2, R 1/1
-        {"f1_True": 1.0, "f1_False": 2 / 3, "f1_Unknown": 2 / 3, "macro_f1": 7 / 9, "accuracy": 3 / 4},
+        # True: P 1/1, R 1/2 (the unparsed answer to a True task is a miss; over parsed answers R 1/1);
+        # False: P 1/1, R 1/2; Unknown: P 1/2, R 1/1
+        {
+            "f1_True": 2 / 3,
+            "f1_False": 2 / 3,
+            "f1_Unknown": 2 / 3,
+            "macro_f1": 2 / 3,
+            "f1_True_parsed": 1.0,
+            "macro_f1_parsed": 7 / 9,
+            "accuracy": 3 / 5,
+            "accuracy_parsed": 3 / 4,
+        },
     ),
     "llmorph_confusion": (
         {
@@ -123,12 +133,14 @@ def test_lgmt_identities_hold_on_the_modules(modules: dict[str, Any]) -> None:
     for _ in range(5):
         n = rng.randint(3, 25)
         inputs = random_groups(rng, n)
-        r = {name: modules[name].compute(**inputs)[name] for name in PAIRWISE if name != "mvr"}
+        results = {name: modules[name].compute(**inputs) for name in PAIRWISE if name != "mvr"}
+        r = {name: result[name] for name, result in results.items()}
+        r |= {f"{n}_parsed": results[n][f"{n}_parsed"] for n in ("acc_static", "acc_cons")}
         r["mvr"] = modules["mvr"].compute(predictions=inputs["predictions"], **followups_only(inputs))["mvr"]
         if math.isnan(r["mvr"]):
             continue
-        assert r["acc_static"] - r["acc_cons"] == pytest.approx(r["hdr"], abs=1e-12)
-        assert r["mvr"] + r["acc_cons"] + r["fur"] == pytest.approx(1.0, abs=1e-12)
+        assert r["acc_static_parsed"] - r["acc_cons_parsed"] == pytest.approx(r["hdr"], abs=1e-12)
+        assert r["mvr"] + r["acc_cons_parsed"] + r["fur"] == pytest.approx(1.0, abs=1e-12)
 
 
 # ------------------------------------------------------------------------------------ same as the pure functions
@@ -168,6 +180,8 @@ def test_lgmt_modules_return_what_the_pure_functions_return(modules: dict[str, A
             given["references"] = inputs["references"]
         rate = pairwise.RATES[name](outcomes)
         expected = {name: rate.value, f"{name}_stderr": rate.stderr, "unparsed_rate": unparsed}
+        if name in ("acc_static", "acc_cons"):
+            expected[f"{name}_parsed"] = pairwise.RATES[f"{name}_parsed"](outcomes).value
         assert_same(modules[name].compute(**given), expected)
 
 
@@ -192,6 +206,7 @@ def test_macro_f1_returns_what_the_pure_functions_return(modules: dict[str, Any]
     expected = {
         **qm.f1_scores(outcomes),
         "accuracy": qm.accuracy(outcomes).value,
+        "accuracy_parsed": qm.accuracy_parsed(outcomes).value,
         "unparsed_rate": qm.unparsed_rate(outcomes).value,
     }
     assert_same(modules["macro_f1"].compute(predictions=predictions, references=references), expected)

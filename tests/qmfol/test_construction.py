@@ -7,10 +7,12 @@ import random
 import pytest
 
 from lgmt_tasks.logic.prover import Label, entailment, entails
-from lgmt_tasks.logic.syntax import Atom, Const, Not, signature
+from lgmt_tasks.logic.syntax import Atom, Const, Exists, Forall, Implies, Not, signature
 from lgmt_tasks.qmfol.construction import (
     CONSTANT,
+    FORMS,
     LABELS,
+    VARIANTS,
     Node,
     Rule,
     basic_rules,
@@ -68,10 +70,12 @@ def test_eqs_2_to_4_give_the_intended_label(label: str, depth: int, width: int) 
 
 def test_unknown_falls_back_to_unknown2_without_two_out_nodes() -> None:
     rules = (Rule((Node(0),), (Node(1),)),)  # depth 1, width 0: one in-node, one out-node
+    p0, p1 = Atom("P0", (Const("a"),)), Atom("P1", (Const("a"),))
     for seed in range(10):
-        pair = facts_and_conclusion(rules, "Unknown", random.Random(seed))
+        pair = facts_and_conclusion(rules, "Unknown", random.Random(seed), "ground")
         assert pair.construction == "Unknown2"
-        assert pair.facts == (Atom("P1", (Const("a"),)),) and pair.conclusion == Atom("P0", (Const("a"),))
+        assert pair.conclusion in (p0, Implies(p1, p0))  # C_U2 = f_U1, flat or after C_U1 = P1
+        assert pair.facts in ((p1,), ()) and (pair.facts == (p1,) or pair.variant == "implication")
 
 
 def test_both_unknown_strategies_occur_and_keep_the_fact_non_empty() -> None:
@@ -80,7 +84,8 @@ def test_both_unknown_strategies_occur_and_keep_the_fact_non_empty() -> None:
         rules = basic_rules(4, 6, random.Random(seed))
         pair = facts_and_conclusion(rules, "Unknown", random.Random(seed))
         seen.add(pair.construction)
-        assert len(pair.facts) == 2  # f (non-empty here: there are several in- or out-nodes) and f_U
+        # f (non-empty here: there are several in- or out-nodes), and f_U when the variant states it
+        assert len(pair.facts) == (2 if pair.variant.endswith("+fact") else 1)
     assert seen == {"Unknown1", "Unknown2"}
 
 
@@ -112,13 +117,17 @@ def test_distractors_are_a_prefix_sequence() -> None:
     assert distractor_rules(rules, 20, random.Random(9))[:5] == distractor_rules(rules, 5, random.Random(9))
 
 
-def test_tasks_share_what_the_paper_shares() -> None:
-    base = make_logic_task(5, 5, 0, "True", 0)
+@pytest.mark.parametrize("form", FORMS)
+def test_tasks_share_what_the_paper_shares(form: str) -> None:
+    base = make_logic_task(5, 5, 0, "True", 0, form)
     for label in LABELS:
+        longest = make_logic_task(5, 5, 0, label, 20, form)
         for n in (0, 5, 20):
-            task = make_logic_task(5, 5, 0, label, n)
+            task = make_logic_task(5, 5, 0, label, n, form)
             assert task.rules == base.rules  # one rule set per (seed, depth, width)
-            assert task.distractors == make_logic_task(5, 5, 0, "False", 20).distractors[:n]
+            assert task.distractors == longest.distractors[:n]  # a task with more distractors extends one with fewer
+            if form == "ground":  # ground distractors are not screened, so every label has the same ones
+                assert task.distractors == make_logic_task(5, 5, 0, "False", 20, form).distractors[:n]
             assert sorted(task.order) == list(range(len(task.premises)))
     assert make_logic_task(5, 5, 0, "True", 5) == make_logic_task(5, 5, 0, "True", 5)  # deterministic
     assert make_logic_task(5, 5, 1, "True", 5).rules != base.rules
@@ -146,3 +155,49 @@ def test_rule_of_inverts_formula() -> None:
         assert rule_of(rule.formula()) == rule
     with pytest.raises(ValueError):
         rule_of(Atom("P0", (Const("a"),)))
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("label", LABELS)
+@pytest.mark.parametrize(("depth", "width"), [(1, 1), (3, 4), (6, 6)])
+def test_both_forms_give_the_intended_label(form: str, label: str, depth: int, width: int) -> None:
+    for seed in range(6):
+        rules = basic_rules(depth, width, random.Random(seed))
+        pair = facts_and_conclusion(rules, label, random.Random(seed + 7), form)
+        assert pair.form == form and pair.variant in VARIANTS
+        constants = signature(pair.conclusion, *pair.facts).constants
+        if form == "quantified":  # facts over every entity, conclusion ∀ or ∃, no object constant
+            assert not constants
+            assert all(isinstance(f, Forall) for f in pair.facts)
+            assert isinstance(pair.conclusion, Forall | Exists)
+        else:
+            assert constants <= {CONSTANT}
+        assert entailment([*(r.formula() for r in rules), *pair.facts], pair.conclusion) == Label(label)
+
+
+def test_form_is_validated() -> None:
+    rules = basic_rules(2, 2, random.Random(0))
+    with pytest.raises(ValueError, match="form='lifted': expected one of quantified, ground"):
+        facts_and_conclusion(rules, "True", random.Random(0), "lifted")
+    with pytest.raises(ValueError, match="quantified, ground"):
+        make_logic_task(2, 2, 0, "True", 0, "lifted")
+
+
+def test_surface_variants_are_not_tied_to_labels() -> None:
+    """Every label takes every shape and both quantifiers (the shortcut the paper's constructions leave open)."""
+    seen: dict[str, set[tuple[str, str]]] = {label: set() for label in LABELS}
+    for seed in range(80):
+        rules = basic_rules(4, 4, random.Random(seed))
+        for label in LABELS:
+            pair = facts_and_conclusion(rules, label, random.Random(seed))
+            shape = "if" if isinstance(pair.conclusion.body, Implies) else "flat"  # type: ignore[attr-defined]
+            seen[label].add((type(pair.conclusion).__name__, shape))
+    for label in LABELS:
+        assert seen[label] == {("Forall", "if"), ("Forall", "flat"), ("Exists", "if"), ("Exists", "flat")}, label
+
+
+def test_quantified_distractors_keep_the_label_and_consistency() -> None:
+    for label in LABELS:
+        task = make_logic_task(3, 3, 1, label, 10)
+        assert task.form == "quantified" and len(task.distractors) == 10
+        assert entailment(task.premises, task.conclusion) == Label(label)  # not Contradictory, the same label

@@ -32,7 +32,19 @@ def test_topic_files_meet_the_bar(name: str) -> None:
         assert " not " not in f" {p.phrase} " and "cannot" not in p.phrase, p
         assert " not " in f" {p.negation} " or p.negation.startswith("cannot "), p
     raw = json.loads(resources.files("lgmt_tasks.qmfol").joinpath("data", f"{name.lower()}.json").read_text())
-    assert set(raw) == {"topic", "entity", "article", "constants", "phrases"}
+    assert (
+        {"topic", "entity", "article", "constants", "phrases"}
+        <= set(raw)
+        <= {
+            "topic",
+            "entity",
+            "article",
+            "constants",
+            "phrases",
+            "exclusive",
+            "note",
+        }
+    )
 
 
 def test_unknown_topic_is_refused() -> None:
@@ -143,3 +155,21 @@ def test_confusable_object_names_are_refused() -> None:
 def test_read_refuses_sentences_outside_the_fragment(text: str) -> None:
     with pytest.raises(EnglishError):
         read(text, lexicon())
+
+
+def test_quantified_facts_and_conclusions_read_back() -> None:
+    lx = task_lexicon("Food", 4, 3)
+    for text in (
+        "∀x (P0(x) ∧ ¬P1(x))",
+        "∀x (P2(x))",
+        "∃x (P0(x) ∨ ¬P3(x))",
+        "∃x ((P0(x) ∧ P1(x)) → ¬P2(x))",
+        "∃x ((P0(x) ∨ P1(x)) → (P2(x) ∧ ¬P3(x)))",
+    ):
+        f = parse(text)
+        sentence = realise(f, lx)
+        assert sentence.startswith(("For every food item, ", "There exists a food item "))
+        assert read(sentence, lx) == f, sentence
+    assert realise(parse("∀x (P0(x) ∧ ¬P1(x))"), lx) == (
+        f"For every food item, the food item {lx.phrase('P0').phrase} and the food item {lx.phrase('P1').negation}."
+    )

@@ -7,7 +7,7 @@ The script answers by the task's configuration, not by its position:
 - Animal without distractors: the gold label;
 - Animal with 2 distractors: always "Unknown", except depth 4 with gold False: no answer at all.
 
-So, over the 23 parsed answers: T→T 6, T→U 2; F→F 6, F→U 1 (and one unparsed); U→U 8. Accuracy 20/23. Output
+So: T→T 6, T→U 2; F→F 6, F→U 1, F→unparsed 1; U→U 8. Accuracy 20/24 (an unparsed answer is wrong). Output
 tokens are 10 × depth. Every expected number below is worked out from these rules by hand or by counting rows.
 """
 
@@ -82,13 +82,14 @@ def test_overall(report, rows_and_log):
     row = only_row(report[0].tables["overall"])
     assert (row["model"], row["tasks"]) == ("mockllm/model", 24)
     assert row["unparsed_rate"] == pytest.approx(1 / 24)
-    assert row["accuracy"] == pytest.approx(20 / 23)
+    assert row["accuracy"] == pytest.approx(20 / 24)
     assert row["output_tokens"] == pytest.approx(35.0) and row["input_tokens"] == 100.0 and row["time_s"] > 0
 
 
 def test_table2_f1(report):
     row = only_row(report[0].tables["table2_f1"])
-    f1 = {"True": 2 * 6 / (6 + 8), "False": 2 * 6 / (6 + 7), "Unknown": 2 * 8 / (11 + 8)}  # 2·TP / (answered + gold)
+    # 2·TP / (answered + gold), the unparsed False task a miss of False
+    f1 = {"True": 2 * 6 / (6 + 8), "False": 2 * 6 / (6 + 8), "Unknown": 2 * 8 / (11 + 8)}
     for label, value in f1.items():
         assert row[label] == pytest.approx(value)
     assert row["Macro"] == pytest.approx(sum(f1.values()) / 3)
@@ -98,23 +99,24 @@ def test_table3_answer_distribution(report):
     table = report[0].tables["table3_answer_distribution"].set_index("gold")
     answered = ["answered True", "answered False", "answered Unknown"]
     assert table.loc["True", answered].tolist() == pytest.approx([6 / 8, 0, 2 / 8])
-    assert table.loc["False", answered].tolist() == pytest.approx([0, 6 / 7, 1 / 7])
+    assert table.loc["False", answered].tolist() == pytest.approx([0, 6 / 8, 1 / 8])  # shares of all 8 tasks
     assert table.loc["Unknown", answered].tolist() == pytest.approx([0, 0, 1])
     assert table["unparsed"].tolist() == [0, 1, 0] and table["tasks"].tolist() == [8, 8, 8]
 
 
 def test_table5_and_table6(report):
     distractors = only_row(report[0].tables["table5_distractors"])
-    assert (distractors["D0"], distractors["D2"]) == (1.0, pytest.approx(8 / 11))
+    assert (distractors["D0"], distractors["D2"]) == (1.0, pytest.approx(8 / 12))
     topics = report[0].tables["table6_topics"]
     assert list(topics.columns) == ["model", "log", "Food", "Animal", "overall"]
     row = only_row(topics)
-    assert (row["Food"], row["Animal"], row["overall"]) == (1.0, pytest.approx(8 / 11), pytest.approx(20 / 23))
+    assert (row["Food"], row["Animal"], row["overall"]) == (1.0, pytest.approx(8 / 12), pytest.approx(20 / 24))
 
 
 def test_figure4_and_figure5(report):
     grid = report[0].tables["figure4_depth_width"].set_index("depth")
-    assert grid.loc[3, "accuracy"] == pytest.approx(10 / 12) and grid.loc[4, "accuracy"] == pytest.approx(10 / 11)
+    # an unparsed answer is wrong here too: depth 4 holds the unanswered task (10 right of 12)
+    assert grid.loc[3, "accuracy"] == pytest.approx(10 / 12) and grid.loc[4, "accuracy"] == pytest.approx(10 / 12)
     assert grid["tokens"].tolist() == [30.0, 40.0] and grid["samples"].tolist() == [12, 12]
     row = only_row(report[0].tables["figure5_distractor_changes"])
     assert row["distractors"] == "D2" and row["pairs"] == 12

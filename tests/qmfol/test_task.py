@@ -9,8 +9,9 @@ The dataset is 12 tasks (depth 3, width 2, no distractors, Food, seeds 0–3: fo
     gold Unknown: seeds 0 1   -> Unknown, seed 2 -> True, seed 3 -> False
 
 Parsed confusion (11 answers): T→T 3, T→U 1; F→F 2, F→U 1; U→U 2, U→T 1, U→F 1. Hence answered True 4, gold True 4:
-F1_True = 2·3/8; answered False 3, gold False 3: F1_False = 2·2/6; answered Unknown 4, gold Unknown 4:
-F1_Unknown = 2·2/8; accuracy 7/11; unparsed 1/12.
+F1_True = 2·3/8; answered False 3, gold False 4 (the unanswered task is a miss): F1_False = 2·2/7 (over parsed
+answers, gold False 3: 2·2/6); answered Unknown 4, gold Unknown 4: F1_Unknown = 2·2/8; accuracy 7/12 (the unparsed
+answer is wrong), over parsed answers 7/11; unparsed 1/12.
 """
 
 from __future__ import annotations
@@ -37,31 +38,36 @@ PLAN: dict[str, tuple[str | None, ...]] = {
     "Unknown": ("Unknown", "Unknown", "True", "False"),
 }
 EXPECTED: dict[str, float] = {
-    "accuracy": 7 / 11,
+    "accuracy": 7 / 12,
+    "accuracy_parsed": 7 / 11,
     "f1_True": 2 * 3 / 8,
-    "f1_False": 2 * 2 / 6,
+    "f1_False": 2 * 2 / 7,
     "f1_Unknown": 2 * 2 / 8,
+    "f1_False_parsed": 2 * 2 / 6,
     "unparsed_rate": 1 / 12,
     "dist_True_True": 3 / 4,
     "dist_True_False": 0.0,
     "dist_True_Unknown": 1 / 4,
+    "dist_True_unparsed": 0.0,
     "dist_False_True": 0.0,
-    "dist_False_False": 2 / 3,
-    "dist_False_Unknown": 1 / 3,
+    "dist_False_False": 2 / 4,
+    "dist_False_Unknown": 1 / 4,
+    "dist_False_unparsed": 1 / 4,
     "dist_Unknown_True": 1 / 4,
     "dist_Unknown_False": 1 / 4,
     "dist_Unknown_Unknown": 2 / 4,
-    "accuracy_d3_w2": 7 / 11,
-    "accuracy_D0": 7 / 11,
-    "accuracy_Food": 7 / 11,
+    "accuracy_d3_w2": 7 / 12,
+    "accuracy_D0": 7 / 12,
+    "accuracy_Food": 7 / 12,
     "accuracy_True": 3 / 4,
-    "accuracy_False": 2 / 3,
+    "accuracy_False": 2 / 4,
     "accuracy_Unknown": 2 / 4,
     "unparsed_rate_True": 0.0,
     "unparsed_rate_False": 1 / 4,
     "unparsed_rate_Unknown": 0.0,
 }
-MACRO_F1 = (2 * 3 / 8 + 2 * 2 / 6 + 2 * 2 / 8) / 3
+MACRO_F1 = (2 * 3 / 8 + 2 * 2 / 7 + 2 * 2 / 8) / 3
+MACRO_F1_PARSED = (2 * 3 / 8 + 2 * 2 / 6 + 2 * 2 / 8) / 3
 
 
 def completion(answer: str | None, seed: int) -> str:
@@ -120,7 +126,11 @@ def test_end_to_end_metrics_are_exact(log: EvalLog) -> None:
     assert {name: got[name] for name in EXPECTED} == EXPECTED
     assert got["macro_f1"] == MACRO_F1
     assert got["accuracy_stderr"] > 0
-    assert sorted(got) == sorted([*EXPECTED, "macro_f1", "accuracy_stderr"])
+    assert got["macro_f1_parsed"] == MACRO_F1_PARSED
+    assert got["accuracy_stderr"] > 0 and got["accuracy_parsed_stderr"] > 0
+    f1_parsed = ("f1_True_parsed", "f1_Unknown_parsed", "macro_f1_parsed")
+    others = ("macro_f1", "accuracy_stderr", "accuracy_parsed_stderr", "dist_Unknown_unparsed", *f1_parsed)
+    assert sorted(got) == sorted([*EXPECTED, *others])
 
 
 def test_log_keeps_the_task_and_the_parse(log: EvalLog) -> None:
@@ -140,7 +150,7 @@ def test_time_and_tokens_come_from_the_log(log: EvalLog, tmp_path: Path) -> None
     assert (samples["working_time"] > 0).all() and (samples["total_time"] >= samples["working_time"]).all()
     table = depth_width_table(samples)
     assert table[["depth", "width", "samples", "tokens"]].values.tolist() == [[3, 2, 12, 25.0]]
-    assert table["accuracy"].tolist() == [7 / 11]
+    assert table["accuracy"].tolist() == [7 / 12]  # the unanswered task is wrong
     [png] = qmfol_heatmaps([path], tmp_path)
     assert png.suffix == ".png" and png.stat().st_size > 1000 and png.read_bytes().startswith(b"\x89PNG")
     assert qmfol_heatmaps([path], tmp_path / "none") != []  # idempotent

@@ -40,8 +40,10 @@ LEXICON: QmfolLexicon = task_lexicon("Food", 12, 99)
 
 def negate_first_literal(f: Formula) -> Formula:
     """A drifted reading: the conclusion's first literal loses (or gains) its negation."""
-    from lgmt_tasks.logic.syntax import And, Implies, Or
+    from lgmt_tasks.logic.syntax import And, Exists, Forall, Implies, Or
 
+    if isinstance(f, Forall | Exists):
+        return type(f)(f.var, negate_first_literal(f.body))
     if isinstance(f, Implies):
         return Implies(negate_first_literal(f.left), f.right)
     if isinstance(f, And | Or):
@@ -113,7 +115,7 @@ def test_faithful_passes_drift_is_regenerated_then_discarded() -> None:
 
 
 def test_prompts_follow_figure_3_and_replies_are_parsed() -> None:
-    task = make_logic_task(2, 1, 0, "False", 0)
+    task = make_logic_task(2, 1, 0, "False", 0, form="ground")  # ground: the reply must name the object
     formulas = (*task.presented, task.conclusion)
     prompt = fol2nl_prompt("Animal", formulas)
     for part in ("### Task", "### Conversion Rules", "### Example", "### Now Do The Task", "Topic: Animal"):
@@ -135,3 +137,71 @@ def test_prompts_follow_figure_3_and_replies_are_parsed() -> None:
         parse_fol2nl(reply.replace("P1(x):", "Q(x):"), formulas)
     with pytest.raises(TranslationFormatError, match="F2"):
         parse_nl2fol("F1: P0(a)", 2)
+
+
+class BackTranslator:
+    """FOL2NL: the template realiser (faithful). NL2FOL: our reader, then a per-task change keyed by the conclusion:
+    `faithful`, `distractor` (the distractor comes back as an unrelated rule: wrong per sentence, same label) or
+    `negated` (the conclusion comes back negated: the label changes)."""
+
+    def __init__(self, plans: dict[str, str], distractors: dict[str, Formula]) -> None:
+        self.plans = plans
+        self.distractors = distractors
+
+    def __call__(self, messages: list[ChatMessage], *_: Any) -> ModelOutput:
+        task_part = messages[-1].text.split("### Now Do The Task", 1)[1]
+        if "FOLs:" in task_part:
+            fols = [parse(m) for m in re.findall(r"^F\d+: (.+)$", task_part.split("FOLs:", 1)[1], re.MULTILINE)]
+            mapping = "\n".join(f"{line}." for line in LEXICON.mapping())
+            sentences = "\n".join(f"S{k}: {realise(f, LEXICON)}" for k, f in enumerate(fols, start=1))
+            text = f"1) Domain: food items.\n2) Mapping List:\n{mapping}\n3) Natural Language Restatement:\n{sentences}"
+        else:
+            sentences = re.findall(r"^S\d+: (.+)$", task_part.split("Sentences:", 1)[1], re.MULTILINE)
+            back = [read(s, LEXICON) for s in sentences]
+            key = show(back[-1])
+            if self.plans[key] == "distractor":
+                back = [parse("∀x (P40(x) → P41(x))") if f == self.distractors[key] else f for f in back]
+            elif self.plans[key] == "negated":
+                back[-1] = Not(back[-1])
+            text = "\n".join(f"F{k}: {show(f)}" for k, f in enumerate(back, start=1))
+        output = ModelOutput.from_content(model="mockllm/model", content=text)
+        output.usage = ModelUsage(input_tokens=100, output_tokens=50, total_tokens=150)
+        return output
+
+
+@pytest.mark.parametrize(
+    ("round_trip", "kept", "reasons"),
+    [
+        ("label", {"True", "Unknown"}, {"label changed": 1}),  # the paper's check lets the distractor drift pass
+        ("sentence", {"Unknown"}, {"drift": 2}),
+        ("both", {"Unknown"}, {"drift": 1, "label changed": 1}),
+    ],
+)
+def test_label_level_round_trip(round_trip: str, kept: set[str], reasons: dict[str, int]) -> None:
+    tasks = {label: make_logic_task(2, 2, 0, label, 1) for label in ("True", "False", "Unknown")}
+    plan = {"True": "distractor", "False": "negated", "Unknown": "faithful"}
+    plans = {show(t.conclusion): plan[label] for label, t in tasks.items()}
+    distractors = {show(t.conclusion): t.distractors[0].formula() for t in tasks.values()}
+    config = QmfolConfig(**{**CONFIG.key(), "max_attempts": 1, "round_trip": round_trip})
+    model = get_model("mockllm/model", custom_outputs=BackTranslator(plans, distractors))
+    build = build_qmfol(config, model=model)
+    assert {r["label"] for r in build.dataset} == kept
+    assert dict(build.stats.dropped["translation attempts"]) == reasons
+
+
+def test_back_translated_label_uses_z3_then_e() -> None:
+    from lgmt_tasks.qmfol.translate import back_translated_label, label_reason
+
+    task = make_logic_task(2, 2, 0, "False", 1)
+    labels = back_translated_label([*task.presented, task.conclusion])
+    assert labels[0] == ("z3", "False") and all(label == "False" for _, label in labels)
+    assert label_reason(labels, "False") is None
+    assert label_reason([("z3", "True")], "False") == "label changed"
+    assert label_reason([("z3", "undecided")], "False") == "undecided"
+
+
+def test_round_trip_is_validated() -> None:
+    with pytest.raises(ValueError, match="round_trip='vampire': expected one of sentence, label, both"):
+        QmfolConfig(**{**CONFIG.key(), "round_trip": "vampire"})
+    with pytest.raises(ValueError, match="only used with translator='model'"):
+        QmfolConfig(round_trip="label")

@@ -31,6 +31,9 @@ from lgmt_tasks.report.eval_report import eval_report
 from lgmt_tasks.report.leaderboard import LEADERBOARD_COLUMNS, lm_eval_rows
 from lgmt_tasks.report.suites import group_by_suite, suite_report_function
 from lgmt_tasks.solvers.prompts import system_prompt
+from lgmt_tasks.suites import suite as registry_entry
+
+LGMT_VERSION = registry_entry("lgmt").version
 
 LABELS = ("True", "False", "Unknown")
 PLAN = ("same", "other", "unreadable", "same")
@@ -83,6 +86,8 @@ class Script:
             "consistent_correct": int(parsed and right and not violation),
             "hidden_defect": int(parsed and right and violation),
             "false_unreported": int(parsed and not right and not violation),
+            "source_answered_correctly": int(right),  # the source is always readable
+            "tested": 1,
         }
 
     def model(self, run: tuple[str, str]) -> Any:
@@ -112,8 +117,10 @@ class Script:
             "parsed": parsed,
             "violations": total["violation"],
             "mvr": over(total["violation"]),
-            "acc_static": over(total["source_correct"]),
-            "acc_cons": over(total["consistent_correct"]),
+            "acc_static": total["source_answered_correctly"] / len(chosen),
+            "acc_cons": total["consistent_correct"] / len(chosen),
+            "acc_static_parsed": over(total["source_correct"]),
+            "acc_cons_parsed": over(total["consistent_correct"]),
             "hdr": over(total["hidden_defect"]),
             "fur": over(total["false_unreported"]),
             "unparsed_rate": (len(chosen) - parsed) / len(chosen),
@@ -265,11 +272,12 @@ def test_report_folder_tables_plots_index_and_leaderboard(runs, tmp_path):
             "inspect",
             "lgmt_tasks/lgmt",
         )
-        for metric in ("mvr", "acc_static", "acc_cons", "hdr", "fur", "unparsed_rate"):
+        for metric in ("mvr", "acc_static", "acc_cons", "acc_static_parsed", "acc_cons_parsed", "hdr", "fur"):
             assert float(row[metric]) == pytest.approx(want[metric])
-        assert row["response_accuracy"] == row["circular"] == row["macro_f1"] == ""
+        assert float(row["unparsed_rate"]) == pytest.approx(want["unparsed_rate"])
+        assert row["accuracy"] == row["circular"] == row["macro_f1"] == ""
         assert int(row["samples"]) == want["groups"] and int(row["total"]) == len(runs["script"].samples)
-        assert (row["task_version"], row["package_version"], row["epochs"]) == ("1-A", __version__, "1")
+        assert (row["task_version"], row["package_version"], row["epochs"]) == (LGMT_VERSION, __version__, "1")
         assert json.loads(row["task_args"]) == {"dataset": str(runs["dataset"]), "prompting": run[1]}
         assert row["log"] == str(runs["logs"][run].location) and row["date"].startswith("20")
 
@@ -295,7 +303,7 @@ def test_eval_report_fields(runs):
     ]
     assert f"- **Model:** `{MODEL_B}`" in text
     assert f"- **Samples:** {LIMIT_B} of {len(runs['script'].samples)}, dataset" in text
-    assert f"Run on {log.eval.created[:10]}, lgmt-tasks {__version__}, task version `1-A`" in text
+    assert f"Run on {log.eval.created[:10]}, lgmt-tasks {__version__}, task version `{LGMT_VERSION}`" in text
     want = runs["script"].expected((MODEL_B, "zero_shot"), keep_for(runs, (MODEL_B, "zero_shot")))
     header, _, values = text.split("| mvr |", 1)[1].splitlines()[:3]
     assert f"| {want['mvr']:.3f} ± " in "| " + values.split("| ", 1)[1]
@@ -338,10 +346,10 @@ def test_lm_eval_results_give_leaderboard_rows(runs, tmp_path):
     )
     assert row["model"] == "ScriptedLM"
     assert row["mvr"] == pytest.approx(violations / len(parsed))
-    assert row["acc_static"] == pytest.approx(sum(a[0] == "True" for a in parsed) / len(parsed))
+    assert row["acc_static"] == pytest.approx(sum(a[0] == "True" for a in answers) / limit)
     assert row["unparsed_rate"] == pytest.approx(1 - len(parsed) / limit)
     assert (row["samples"], row["total"]) == (limit, mr_e)
-    assert row["task_version"] == "1-A" and row["date"].startswith("20")
+    assert row["task_version"] == LGMT_VERSION and row["date"].startswith("20")
 
     out = tmp_path / "board"
     result = CliRunner().invoke(main, ["report", "--lm-eval-results", str(path), "--out", str(out)])

@@ -113,8 +113,10 @@ SCORES = [
     ("name", "value"),
     [
         ("mvr", 1 / 3),
-        ("acc_static", 2 / 3),
-        ("acc_cons", 1 / 3),
+        ("acc_static", 2 / 4),
+        ("acc_cons", 1 / 4),
+        ("acc_static_parsed", 2 / 3),
+        ("acc_cons_parsed", 1 / 3),
         ("hdr", 1 / 3),
         ("fur", 1 / 3),
         ("unparsed_rate", 1 / 4),
@@ -256,9 +258,19 @@ def metrics(log: EvalLog) -> dict[str, float]:
     return {name: m.value for name, m in scores.metrics.items()}
 
 
-# Epoch 1, by hand: 7 parsed groups (g5 is not); violations g2, g4, g7; correct sources g1 g2 g6 g7 g8;
-# consistent and correct g1 g6 g8; hidden defects g2 g7; false unreported g3.
-EPOCH_1 = {"mvr": 3 / 7, "acc_static": 5 / 7, "acc_cons": 3 / 7, "hdr": 2 / 7, "fur": 1 / 7, "unparsed_rate": 1 / 8}
+# Epoch 1, by hand: 7 parsed groups (g5 is not: its follow-up did not parse, its source is right); violations g2, g4,
+# g7; correct sources g1 g2 g6 g7 g8 (and g5 among all 8 groups); consistent and correct g1 g6 g8; hidden defects g2
+# g7; false unreported g3.
+EPOCH_1 = {
+    "mvr": 3 / 7,
+    "acc_static": 6 / 8,
+    "acc_cons": 3 / 8,
+    "acc_static_parsed": 5 / 7,
+    "acc_cons_parsed": 3 / 7,
+    "hdr": 2 / 7,
+    "fur": 1 / 7,
+    "unparsed_rate": 1 / 8,
+}
 BY_CATEGORY_1 = {
     # MR-E: g1 g2 g7; MR-S: g3 g4; MR-P: g5 (unparsed) g8; MR-C: g6
     "mvr_MR-E": 2 / 3,
@@ -271,8 +283,16 @@ BY_CATEGORY_1 = {
     "acc_static_MR-C": 1.0,
     "acc_cons_MR-E": 1 / 3,
     "acc_cons_MR-S": 0.0,
-    "acc_cons_MR-P": 1.0,
+    "acc_cons_MR-P": 1 / 2,
     "acc_cons_MR-C": 1.0,
+    "acc_static_parsed_MR-E": 1.0,
+    "acc_static_parsed_MR-S": 0.0,
+    "acc_static_parsed_MR-P": 1.0,
+    "acc_static_parsed_MR-C": 1.0,
+    "acc_cons_parsed_MR-E": 1 / 3,
+    "acc_cons_parsed_MR-S": 0.0,
+    "acc_cons_parsed_MR-P": 1.0,
+    "acc_cons_parsed_MR-C": 1.0,
     "hdr_MR-E": 2 / 3,
     "hdr_MR-S": 0.0,
     "hdr_MR-P": 0.0,
@@ -332,12 +352,14 @@ def test_two_epochs_pool_exactly_under_mean_reduction(tmp_path: Path) -> None:
     # members of a group are still generated concurrently.
     log = run(tmp_path, ScriptedModel(), epochs=2, max_samples=1)
     # Epoch 2 differs: g2 becomes consistent and correct, g5 parses and is consistent and correct.
-    # Pooled over 16 sample-epochs, 15 parsed: violations 3 + 2, correct sources 5 + 6, consistent 3 + 5,
-    # hidden defects 2 + 1, false unreported 1 + 1, unparsed 1 + 0.
+    # Pooled over 16 sample-epochs, 15 parsed: violations 3 + 2, correct sources 5 + 6 (6 + 6 among all 16),
+    # consistent 3 + 5, hidden defects 2 + 1, false unreported 1 + 1, unparsed 1 + 0.
     pooled = {
         "mvr": 5 / 15,
-        "acc_static": 11 / 15,
-        "acc_cons": 8 / 15,
+        "acc_static": 12 / 16,
+        "acc_cons": 8 / 16,
+        "acc_static_parsed": 11 / 15,
+        "acc_cons_parsed": 8 / 15,
         "hdr": 3 / 15,
         "fur": 2 / 15,
         "unparsed_rate": 1 / 16,
@@ -346,7 +368,7 @@ def test_two_epochs_pool_exactly_under_mean_reduction(tmp_path: Path) -> None:
     assert {name: values[name] for name in pooled} == pooled
     # per category, pooled too: MR-P is g5 (1 of 2 epochs parsed) and g8 (2 parsed, consistent and correct)
     assert values["unparsed_rate_MR-P"] == 1 / 4
-    assert values["acc_cons_MR-P"] == 1.0
+    assert values["acc_cons_MR-P"] == 3 / 4 and values["acc_cons_parsed_MR-P"] == 1.0
     assert values["mvr_MR-E"] == 3 / 6  # g2 once, g7 twice, over 6 parsed sample-epochs
     # a mean of per-sample ratios would not give these: the reduced score of g5 is fractional
     assert log.samples is not None

@@ -129,7 +129,16 @@ SUITES: dict[str, tuple[Callable[[], Scorer], list[Sample]]] = {
     "divlogiceval": (circular_choice, DIVLOGICEVAL),
 }
 
-LGMT_RATES = ("mvr", "acc_static", "acc_cons", "hdr", "fur", "unparsed_rate")
+LGMT_RATES = (
+    "mvr",
+    "acc_static",
+    "acc_cons",
+    "hdr",
+    "fur",
+    "unparsed_rate",
+    "acc_static_parsed",
+    "acc_cons_parsed",
+)
 DIVLOGICEVAL_METRICS = ("acc", "circular", "partial_circular", "rotation_acc", "unparsed_rate")
 LOGICASKER_BREAKDOWNS = {
     "logic": "response_accuracy_logic_{group_name}",
@@ -165,6 +174,8 @@ REGISTERED: dict[str, list[str | tuple[str, str, str]]] = {
         grouped("mvr", "expectation", "mvr_{group_name}"),
     ],
     "logicasker": [
+        "lgmt_tasks/accuracy",
+        "lgmt_tasks/accuracy_stderr",
         "lgmt_tasks/response_accuracy",
         "lgmt_tasks/response_accuracy_stderr",
         "lgmt_tasks/instruction_following_rate",
@@ -173,6 +184,8 @@ REGISTERED: dict[str, list[str | tuple[str, str, str]]] = {
     "qmfol": [
         "lgmt_tasks/accuracy",
         "lgmt_tasks/accuracy_stderr",
+        "lgmt_tasks/accuracy_parsed",
+        "lgmt_tasks/accuracy_parsed_stderr",
         "lgmt_tasks/f1",
         "lgmt_tasks/answer_distribution",
         "lgmt_tasks/unparsed_rate",
@@ -185,6 +198,8 @@ REGISTERED: dict[str, list[str | tuple[str, str, str]]] = {
     "divlogiceval": [
         *(f"lgmt_tasks/{name}" for name in DIVLOGICEVAL_METRICS),
         *(f"lgmt_tasks/{name}_stderr" for name in DIVLOGICEVAL_METRICS),
+        "lgmt_tasks/acc_parsed",
+        "lgmt_tasks/acc_parsed_stderr",
         *(grouped(name, "question_type", f"{name}_{{group_name}}") for name in DIVLOGICEVAL_METRICS),
     ],
 }
@@ -213,6 +228,8 @@ LOGGED: dict[str, set[str]] = {
         *(f"mvr_{basis}" for basis in ("proven", "assumed", "unproven")),
     },
     "logicasker": {
+        "accuracy",
+        "accuracy_stderr",
         "response_accuracy",
         "response_accuracy_stderr",
         "instruction_following_rate",
@@ -229,9 +246,12 @@ LOGGED: dict[str, set[str]] = {
     "qmfol": {
         "accuracy",
         "accuracy_stderr",
-        *(f"f1_{label}" for label in LABELS),
+        "accuracy_parsed",
+        "accuracy_parsed_stderr",
+        *(f"f1_{label}{parsed}" for label in LABELS for parsed in ("", "_parsed")),
         "macro_f1",
-        *(f"dist_{gold}_{answer}" for gold in LABELS for answer in LABELS),
+        "macro_f1_parsed",
+        *(f"dist_{gold}_{answer}" for gold in LABELS for answer in (*LABELS, "unparsed")),
         "unparsed_rate",
         *(f"accuracy_{value}" for value in ("d1_w2", "d3_w2", "D0", "D5", "Animals", "Jobs", *LABELS)),
         *(f"unparsed_rate_{label}" for label in LABELS),
@@ -239,6 +259,8 @@ LOGGED: dict[str, set[str]] = {
     "divlogiceval": {
         *DIVLOGICEVAL_METRICS,
         *(f"{name}_stderr" for name in DIVLOGICEVAL_METRICS),
+        "acc_parsed",
+        "acc_parsed_stderr",
         *(f"{name}_{kind}" for name in DIVLOGICEVAL_METRICS for kind in ("3e1c", "missing")),
     },
 }

@@ -14,7 +14,9 @@ from lgmt_tasks.scorers.pairwise import (
     RATE_NAMES,
     RATES,
     acc_cons,
+    acc_cons_parsed,
     acc_static,
+    acc_static_parsed,
     fur,
     group_outcome,
     hdr,
@@ -25,10 +27,14 @@ from lgmt_tasks.scorers.pairwise import (
 )
 
 ZERO = dict.fromkeys(OUTCOME_KEYS, 0)
+UNPARSED = {**ZERO, "tested": 1}
+"""A tested group with an unparsed answer and no correct parsed source."""
 
 
 def outcome(**ones: int) -> dict[str, int]:
-    return {**ZERO, **ones}
+    """A parsed group's outcome: `tested` and `parsed`, `source_answered_correctly` as `source_correct`, and `ones`."""
+    base = {**ZERO, "tested": 1, "parsed": 1}
+    return {**base, **ones, "source_answered_correctly": ones.get("source_correct", 0)}
 
 
 @pytest.mark.parametrize(
@@ -46,11 +52,12 @@ def outcome(**ones: int) -> dict[str, int]:
             ["Unknown"],
             outcome(source_correct=1, followup_correct=1, consistent_correct=1, parsed=1),
         ),
-        # unparsed anywhere: nothing but zeros
-        ("True", None, ["True"], ZERO),
-        ("True", "True", [None], ZERO),
-        ("True", None, [None], ZERO),
-        ("True", "True", ["True", None], ZERO),
+        # unparsed anywhere: nothing but zeros, except that the group is a test, and a right source answer counts
+        ("True", None, ["True"], UNPARSED),
+        ("True", "True", [None], {**UNPARSED, "source_answered_correctly": 1}),
+        ("True", None, [None], UNPARSED),
+        ("True", "True", ["True", None], {**UNPARSED, "source_answered_correctly": 1}),
+        ("True", "False", [None], UNPARSED),
         # k > 1: a violation if any follow-up differs
         (
             "True",
@@ -86,7 +93,16 @@ GROUPS = [
 
 @pytest.mark.parametrize(
     ("rate", "numerator", "denominator"),
-    [(mvr, 2, 4), (acc_static, 2, 4), (acc_cons, 1, 4), (hdr, 1, 4), (fur, 1, 4), (unparsed_rate, 1, 5)],
+    [
+        (mvr, 2, 4),
+        (acc_static, 2, 5),
+        (acc_cons, 1, 5),
+        (acc_static_parsed, 2, 4),
+        (acc_cons_parsed, 1, 4),
+        (hdr, 1, 4),
+        (fur, 1, 4),
+        (unparsed_rate, 1, 5),
+    ],
 )
 def test_rates_are_ratios_of_sums(rate, numerator: int, denominator: int) -> None:  # type: ignore[no-untyped-def]
     result = rate(GROUPS)
@@ -117,11 +133,22 @@ def test_empty_input_is_nan(name: str) -> None:
     assert math.isnan(result.value) and math.isnan(result.stderr)
 
 
-@pytest.mark.parametrize("name", [n for n in RATE_NAMES if n != "unparsed_rate"])
+@pytest.mark.parametrize("name", [n for n in RATE_NAMES if n not in ("unparsed_rate", "acc_static", "acc_cons")])
 def test_nothing_parsed_is_nan_not_zero(name: str) -> None:
-    result = RATES[name]([ZERO, ZERO])
+    result = RATES[name]([UNPARSED, UNPARSED])
     assert math.isnan(result.value)
-    assert unparsed_rate([ZERO, ZERO]).value == 1.0
+    assert unparsed_rate([UNPARSED, UNPARSED]).value == 1.0
+
+
+def test_nothing_parsed_is_an_accuracy_of_zero() -> None:
+    """The accuracies count an unparsed answer as wrong: a model that never answers scores 0, not NaN."""
+    assert acc_static([UNPARSED, UNPARSED]).value == 0.0 and acc_cons([UNPARSED, UNPARSED]).value == 0.0
+
+
+def test_a_right_source_with_an_unparsed_follow_up_counts_for_acc_static_only() -> None:
+    groups = [group_outcome("True", "True", [None]), group_outcome("True", "True", ["True"])]
+    assert acc_static(groups).value == 1.0 and acc_cons(groups).value == 0.5
+    assert acc_static_parsed(groups).value == 1.0 and acc_cons_parsed(groups).value == 1.0
 
 
 def test_one_group_has_a_value_but_no_stderr() -> None:
@@ -159,10 +186,13 @@ def test_identities(groups: list[dict[str, int]]) -> None:
         assert g["hidden_defect"] <= g["violation"] and g["consistent_correct"] <= g["followup_correct"]
     if not any(g["parsed"] for g in groups):
         return
-    # over groups, under the shared denominator (exact up to float rounding of the divisions)
-    assert acc_static(groups).value - acc_cons(groups).value == pytest.approx(hdr(groups).value, abs=1e-12)
-    assert acc_static(groups).numerator - acc_cons(groups).numerator == hdr(groups).numerator
-    assert mvr(groups).value + acc_cons(groups).value + fur(groups).value == pytest.approx(1.0, abs=1e-12)
+    # over groups, under the shared denominator of the parsed groups (exact up to float rounding of the divisions)
+    static, cons = acc_static_parsed(groups), acc_cons_parsed(groups)
+    assert static.value - cons.value == pytest.approx(hdr(groups).value, abs=1e-12)
+    assert static.numerator - cons.numerator == hdr(groups).numerator
+    assert mvr(groups).value + cons.value + fur(groups).value == pytest.approx(1.0, abs=1e-12)
+    # consistent accuracy counts every group, so it never exceeds its over-parsed twin
+    assert acc_cons(groups).value <= cons.value + 1e-12
 
 
 @given(st.lists(st.tuples(GROUP, GROUP), min_size=1, max_size=20))

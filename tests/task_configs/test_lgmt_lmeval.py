@@ -336,13 +336,16 @@ def test_generation_end_to_end_exact_metrics(built_dataset):
         model=lm, tasks=["lgmt_mr_e"], task_manager=manager(built_dataset), limit=5, log_samples=True
     )
     # docs 0–3 parse: violations in 1 and 3; sources correct in 0 and 1; doc 4's source is unparsed.
+    # The accuracies count doc 4 as wrong; their `_parsed` twins leave it out.
     assert metrics_of(results, "lgmt_mr_e") == {
         "mvr": 0.5,
-        "acc_static": 0.5,
-        "acc_cons": 0.25,
+        "acc_static": 0.4,
+        "acc_cons": 0.2,
         "hdr": 0.25,
         "fur": 0.25,
         "unparsed_rate": 0.2,
+        "acc_static_parsed": 0.5,
+        "acc_cons_parsed": 0.25,
     }
     assert len(lm.requests) == 10 and {r.request_type for r in lm.requests} == {"generate_until"}
     first = [r for r in lm.requests if r.doc_id == 0]
@@ -364,6 +367,8 @@ def test_loglik_end_to_end_exact_metrics(built_dataset):
         "hdr": 0.25,
         "fur": 0.25,
         "unparsed_rate": 0.0,
+        "acc_static_parsed": 0.5,
+        "acc_cons_parsed": 0.25,
     }
     assert len(lm.requests) == 4 * 2 * 3
     first = sorted((r for r in lm.requests if r.doc_id == 0), key=lambda r: r.idx)
@@ -389,6 +394,8 @@ def test_groups_report_one_number_per_metric(built_dataset):
         "hdr": 0.5,
         "fur": 0.0,
         "unparsed_rate": 0.0,
+        "acc_static_parsed": 1.0,
+        "acc_cons_parsed": 0.5,
     }
 
 
@@ -445,6 +452,7 @@ def test_real_model_generation_and_loglik(built_dataset):
         assert results["n-samples"][name]["effective"] == 2
         values = metrics_of(results, name)
         assert 0.0 <= values["unparsed_rate"] <= 1.0
-        for metric in RATE_NAMES:  # NaN only when no group parsed
-            assert math.isnan(values[metric]) == (values["unparsed_rate"] == 1.0 and metric != "unparsed_rate")
+        for metric in RATE_NAMES:  # NaN only when no group parsed, and never an accuracy over all groups
+            over_all_groups = metric in ("unparsed_rate", "acc_static", "acc_cons")
+            assert math.isnan(values[metric]) == (values["unparsed_rate"] == 1.0 and not over_all_groups)
     assert metrics_of(results, "lgmt_mr_e_loglik")["unparsed_rate"] == 0.0

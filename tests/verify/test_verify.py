@@ -244,3 +244,21 @@ def test_a_missing_e_is_a_usage_error_that_says_how_to_install_it(
     result = CliRunner().invoke(main, ["verify", str(built["logicasker"]), "--no-progress"])
     assert result.exit_code == 2
     assert "apt-get install eprover" in result.output and "--prover z3" in result.output
+
+
+@pytest.mark.parametrize("suite", SUITES)
+def test_the_shortcut_battery_runs_on_every_row_of_the_committed_build(suite: str) -> None:
+    """Form-only heuristics scored on every row (the sample only limits the prover), each near chance."""
+    from lgmt_tasks.suites import suite as registry_entry
+
+    out = summary(run(str(COMMITTED / suite), "--json", "--prover", "z3", "--sample", "0"))
+    assert out["checked"] == 0  # no row sampled, no claim proven: the battery still reads them all
+    if not registry_entry(suite).shortcut_battery:
+        assert out["shortcuts"] == []
+        return
+    overall = [s for s in out["shortcuts"] if s["group"] == "all"]
+    assert overall and all(s["rows"] == out["rows"] for s in overall)
+    assert any(s["name"].startswith("always-") for s in overall)  # the constant answers are always there
+    assert [s for s in out["shortcuts"] if not s["within"]] == []
+    text = run(str(COMMITTED / suite), "--prover", "z3", "--sample", "0").stdout
+    assert "shortcut battery" in text and "0 above" in text

@@ -9,14 +9,20 @@ from __future__ import annotations
 import evaluate
 
 from lgmt_tasks.metrics import pairwise_rates as base
-from lgmt_tasks.scorers.pairwise import acc_static
+from lgmt_tasks.scorers.pairwise import acc_static, acc_static_parsed
 
 _DESCRIPTION = """Acc_static (LGMT §4.5.3) is the accuracy on the source cases alone, as a reference-based benchmark
-would measure it: the share of groups whose source answer equals the gold label. The denominator is the groups in
-which every answer parsed (the one Acc_cons and HDR share, so that Acc_static − Acc_cons = HDR exactly); groups with
-an unparsed answer are counted by `unparsed_rate` instead."""
+would measure it: the share of groups whose source answer equals the gold label. The denominator is every group: a
+source answer that did not parse is wrong, as the paper counts it. `acc_static_parsed` is the same share among the
+groups in which every answer parsed (the denominator Acc_cons_parsed and HDR share, so that
+Acc_static_parsed − Acc_cons_parsed = HDR exactly); read it with `unparsed_rate`."""
 
-_KWARGS_DESCRIPTION = base.kwargs_description("acc_static", "correctly answered sources / parsed groups", "0.5")
+_KWARGS_DESCRIPTION = base.kwargs_description(
+    "acc_static",
+    "correctly answered sources / groups",
+    "0.4",
+    parsed_twin="correctly answered sources / parsed groups",
+)
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
@@ -27,3 +33,4 @@ class AccStatic(base.PairwiseRate):
     rate_description = _DESCRIPTION
     rate_inputs = _KWARGS_DESCRIPTION
     rate_function = staticmethod(acc_static)
+    parsed_function = staticmethod(acc_static_parsed)

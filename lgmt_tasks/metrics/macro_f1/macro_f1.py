@@ -13,7 +13,14 @@ import evaluate
 
 from lgmt_tasks.metrics.info import STRING, module_info
 from lgmt_tasks.metrics.inputs import read_answers, read_golds
-from lgmt_tasks.scorers.qmfol_metrics import LABELS, accuracy, f1_scores, sample_outcome, unparsed_rate
+from lgmt_tasks.scorers.qmfol_metrics import (
+    LABELS,
+    accuracy,
+    accuracy_parsed,
+    f1_scores,
+    sample_outcome,
+    unparsed_rate,
+)
 
 _CITATION = """@article{zheng2026qmfol,
   title   = {QMFOL: Benchmarking Large Language Model Reasoning via Quantifiable Monadic First-Order Logic Test Case
@@ -25,9 +32,11 @@ _CITATION = """@article{zheng2026qmfol,
 
 _DESCRIPTION = """Macro-F1 (QMFOL §4) is the unweighted mean of the label-wise F1 scores of True, False and Unknown,
 each the harmonic mean of that label's precision and recall with the other labels as negatives, so that each class
-weighs the same however unbalanced the labels are. Computed over the answers that parsed (an unparsed answer is
-neither right nor wrong; it is counted by `unparsed_rate`); a label that is neither gold nor answered among them has
-no F1 (NaN) and is left out of the mean. Accuracy (correct / parsed answers) is reported too."""
+weighs the same however unbalanced the labels are. An unparsed answer is a miss (it lowers the recall of its gold
+label), as the paper counts an unusable answer wrong; `macro_f1_parsed` (and `f1_<label>_parsed`) are the same over
+parsed answers only, reported beside it with `unparsed_rate`. A label that is neither gold nor answered has no F1
+(NaN) and is left out of the mean. Accuracy (correct / all tasks) and `accuracy_parsed` (correct / parsed answers)
+are reported too."""
 
 _KWARGS_DESCRIPTION = """
 Args:
@@ -35,16 +44,21 @@ Args:
         the parser could not read.
     references: per task, the gold label, `True`, `False` or `Unknown`.
 Returns:
-    f1_True, f1_False, f1_Unknown: the label-wise F1 scores (NaN for a label neither gold nor answered).
+    f1_True, f1_False, f1_Unknown: the label-wise F1 scores, an unparsed answer a miss (NaN for a label neither
+        gold nor answered).
     macro_f1: the mean of the defined label-wise F1 scores.
-    accuracy: correct answers / parsed answers.
+    f1_True_parsed, ..., macro_f1_parsed: the same over parsed answers only.
+    accuracy: correct answers / all tasks (an unparsed answer is wrong).
+    accuracy_parsed: correct answers / parsed answers.
     unparsed_rate: unparsed answers / tasks.
 Examples:
     >>> f1 = evaluate.load("path/to/lgmt_tasks/metrics/macro_f1")
     >>> f1.compute(predictions=["True", "False", "Unknown", "Unknown", "unparsed"],
     ...            references=["True", "False", "False", "Unknown", "True"])
-    {'f1_True': 1.0, 'f1_False': 0.6666666666666666, 'f1_Unknown': 0.6666666666666666,
-     'macro_f1': 0.7777777777777777, 'accuracy': 0.75, 'unparsed_rate': 0.2}
+    {'f1_True': 0.6666666666666666, 'f1_False': 0.6666666666666666, 'f1_Unknown': 0.6666666666666666,
+     'macro_f1': 0.6666666666666666, 'f1_True_parsed': 1.0, 'f1_False_parsed': 0.6666666666666666,
+     'f1_Unknown_parsed': 0.6666666666666666, 'macro_f1_parsed': 0.7777777777777777, 'accuracy': 0.6,
+     'accuracy_parsed': 0.75, 'unparsed_rate': 0.2}
 """
 
 
@@ -62,5 +76,6 @@ class MacroF1(evaluate.Metric):
         return {
             **f1_scores(outcomes),
             "accuracy": accuracy(outcomes).value,
+            "accuracy_parsed": accuracy_parsed(outcomes).value,
             "unparsed_rate": unparsed_rate(outcomes).value,
         }

@@ -25,8 +25,8 @@ _CITATION = """@inproceedings{wan2024logicasker,
 
 _DESCRIPTION = """Response accuracy (LogicAsker §3.3) is N_correct / N_satisfy: the share of correct answers among the
 answers that follow the instruction (answer yes or no). Replies that do not (no yes or no could be read) are left
-out of it and counted by the instruction-following rate N_satisfy / N, reported beside it so that a model cannot
-look accurate by refusing."""
+out of it and counted by the instruction-following rate N_satisfy / N. Accuracy, N_correct / N, counts them as wrong:
+it is the headline figure, reported first so that a model cannot look accurate by refusing."""
 
 _KWARGS_DESCRIPTION = """
 Args:
@@ -34,6 +34,8 @@ Args:
         follow the instruction (no yes or no could be read).
     references: per test, the proven answer, `yes` or `no`.
 Returns:
+    accuracy: correct answers / tests (a reply that did not follow the instruction is wrong).
+    accuracy_stderr: its standard error.
     response_accuracy: correct answers / answers that follow the instruction (NaN when none does).
     response_accuracy_stderr: its delta-method standard error over tests (NaN for fewer than two tests).
     instruction_following_rate: answers that follow the instruction / tests.
@@ -41,8 +43,9 @@ Returns:
 Examples:
     >>> ra = evaluate.load("path/to/lgmt_tasks/metrics/response_accuracy")
     >>> ra.compute(predictions=["yes", "no", "no", "unparsed"], references=["yes", "yes", "no", "no"])
-    {'response_accuracy': 0.6666666666666666, 'response_accuracy_stderr': 0.31426968052735443,
-     'instruction_following_rate': 0.75, 'instruction_following_rate_stderr': 0.25}
+    {'accuracy': 0.5, 'accuracy_stderr': 0.28867513459481287, 'response_accuracy': 0.6666666666666666,
+     'response_accuracy_stderr': 0.31426968052735443, 'instruction_following_rate': 0.75,
+     'instruction_following_rate_stderr': 0.25}
 """
 
 

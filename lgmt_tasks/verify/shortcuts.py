@@ -1,0 +1,190 @@
+"""The shortcut battery: form-only heuristics, each scored against a built dataset's answer key.
+
+A benchmark item must not be answerable by its form alone (which option is longest, which mentions a variable the
+content does not, which answer is most common). Each multiple-choice or yes/no suite ships a `Battery` in
+`lgmt_tasks/<suite>/shortcuts.py` (`BATTERY`): the answers a row allows, its gold answer, and heuristics that look
+only at the row's surface (its text or formulas, never a prover). `run_battery` scores every heuristic on every row;
+the suite's tests assert, on the committed default build, that each stays within `margin` of chance, and
+`lgmt verify` prints the same table.
+
+Scoring. A heuristic returns the answers it picks for a row; ties are kept, and an empty pick means "no preference".
+Its credit on the row is the expected accuracy of breaking the tie uniformly at random: 1/|picks| when the gold
+answer is among the picks, else 0 (an empty pick counts as picking every allowed answer). So a heuristic that never
+prefers anything scores exactly chance, and the figures are deterministic (no random tie-breaking). Chance is the
+mean over rows of 1/|allowed answers|. Besides the suite's own heuristics, the battery always includes one constant
+heuristic per answer ("always yes", "always option A"), which catches an unbalanced answer key.
+
+The allowance. Over all rows a heuristic must stay within `margin` (0.05) of chance, the brief's rule. A group (a
+question type, a skill category) holds far fewer rows, where one binomial standard error at chance is itself
+0.04-0.06, so a flat 0.05 would flag noise: a group's allowance is `margin` plus two standard errors of a chance
+guesser on that many rows, 2·sqrt(chance·(1 − chance)/rows). A real lean of a group still shows; sampling noise does
+not.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+Row = Mapping[str, Any]
+
+DEFAULT_MARGIN = 0.05
+"""How far above chance a heuristic may score over all rows (the brief: chance + 0.05)."""
+
+ALL = "all"
+"""The group name of the scores over every row."""
+
+
+@dataclass(frozen=True)
+class Heuristic:
+    """One form-only rule for answering a row.
+
+    Attributes:
+        name: A short identifier (`consequent-literal`, `longest-option`).
+        description: One sentence saying what it looks at, for the report.
+        pick: The answers it picks for a row (ties kept; empty: no preference).
+    """
+
+    name: str
+    description: str
+    pick: Callable[[Row], Collection[Any]]
+
+
+@dataclass(frozen=True)
+class Battery:
+    """A suite's shortcut battery.
+
+    Attributes:
+        answers: The answers a row allows (option indices, `yes`/`no`, the three labels).
+        gold: A row's gold answer (one of `answers(row)`).
+        heuristics: The suite's own heuristics (constant answers are added by `run_battery`).
+        margin: How far above chance a heuristic may score.
+        group: A row's group (e.g. its question type), when each group must stay near chance on its own too; the
+            battery is then scored on all rows and on each group's rows.
+    """
+
+    answers: Callable[[Row], Sequence[Any]]
+    gold: Callable[[Row], Any]
+    heuristics: tuple[Heuristic, ...]
+    margin: float = DEFAULT_MARGIN
+    group: Callable[[Row], str] | None = None
+
+
+@dataclass(frozen=True)
+class HeuristicScore:
+    """One heuristic's expected accuracy on a set of rows (`group`: `all`, or one group's rows), beside chance."""
+
+    group: str
+    name: str
+    description: str
+    accuracy: float
+    chance: float
+    rows: int
+    margin: float
+
+    @property
+    def allowance(self) -> float:
+        """How far above chance it may score: `margin` over all rows, plus two standard errors within a group."""
+        if self.group == ALL or not self.rows or math.isnan(self.chance):
+            return self.margin
+        return self.margin + 2 * math.sqrt(self.chance * (1 - self.chance) / self.rows)
+
+    @property
+    def within(self) -> bool:
+        """Whether the heuristic stays within its allowance above chance (NaN accuracy, no rows, count as within)."""
+        return math.isnan(self.accuracy) or self.accuracy <= self.chance + self.allowance
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-serialisable (for `lgmt verify --json`)."""
+        return {
+            "group": self.group,
+            "name": self.name,
+            "description": self.description,
+            "accuracy": round(self.accuracy, 4),
+            "chance": round(self.chance, 4),
+            "allowance": round(self.allowance, 4),
+            "rows": self.rows,
+            "within": self.within,
+        }
+
+
+def _constant(answer: Any) -> Heuristic:
+    def pick(row: Row) -> tuple[Any, ...]:
+        return (answer,)
+
+    return Heuristic(f"always-{answer}", f"always answer {answer}", pick)
+
+
+def credit(picks: Collection[Any], allowed: Sequence[Any], gold: Any) -> float:
+    """The expected accuracy of one row's picks under a uniform tie-break (see the module docstring).
+
+    Raises:
+        ValueError: If a pick is not an allowed answer.
+    """
+    chosen = set(picks) or set(allowed)
+    stray = chosen - set(allowed)
+    if stray:
+        raise ValueError(f"picked {sorted(map(str, stray))}, not among the allowed answers {list(allowed)}")
+    return 1.0 / len(chosen) if gold in chosen else 0.0
+
+
+def all_heuristics(battery: Battery, rows: Sequence[Row]) -> tuple[Heuristic, ...]:
+    """The suite's heuristics, then one constant heuristic per answer any row allows (in first-seen order)."""
+    answers = list(dict.fromkeys(a for row in rows for a in battery.answers(row)))
+    return (*battery.heuristics, *(_constant(a) for a in answers))
+
+
+def run_battery(battery: Battery, rows: Iterable[Row]) -> list[HeuristicScore]:
+    """Score every heuristic of `battery` (and the constant ones) on all `rows`, then on each group's rows.
+
+    Raises:
+        ValueError: Naming the heuristic and row position, if a heuristic picks an answer the row does not allow
+            or a row's gold answer is not among its allowed answers.
+    """
+    rows = list(rows)
+    scores = _score(battery, rows, ALL)
+    if battery.group is not None:
+        groups: dict[str, list[Row]] = {}
+        for row in rows:
+            groups.setdefault(battery.group(row), []).append(row)
+        for name in sorted(groups):
+            scores += _score(battery, groups[name], name)
+    return scores
+
+
+def _score(battery: Battery, rows: Sequence[Row], group: str) -> list[HeuristicScore]:
+    allowed = [list(battery.answers(row)) for row in rows]
+    golds = [battery.gold(row) for row in rows]
+    for i, (gold, options) in enumerate(zip(golds, allowed, strict=True)):
+        if gold not in options:
+            raise ValueError(f"row {i}: gold answer {gold!r} is not among its allowed answers {options}")
+    chance = math.fsum(1.0 / len(a) for a in allowed) / len(rows) if rows else math.nan
+    scores = []
+    for heuristic in all_heuristics(battery, rows):
+        total = 0.0
+        for i, row in enumerate(rows):
+            try:
+                total += credit(heuristic.pick(row), allowed[i], golds[i])
+            except ValueError as exc:
+                raise ValueError(f"heuristic {heuristic.name}, row {i}: {exc}") from exc
+        accuracy = total / len(rows) if rows else math.nan
+        scores.append(
+            HeuristicScore(group, heuristic.name, heuristic.description, accuracy, chance, len(rows), battery.margin)
+        )
+    return scores
+
+
+def battery_table(scores: Sequence[HeuristicScore | Mapping[str, Any]]) -> str:
+    """Battery scores (`HeuristicScore`s, or their `as_dict`) as a plain-text table (what `lgmt verify` prints)."""
+    rows = [s.as_dict() if isinstance(s, HeuristicScore) else s for s in scores]
+    group_width = max([len("group"), *(len(str(s["group"])) for s in rows)])
+    width = max([len("heuristic"), *(len(str(s["name"])) for s in rows)])
+    lines = [f"{'group':<{group_width}}  {'heuristic':<{width}}  {'rows':>5}  accuracy  chance  allowed  within"]
+    lines += [
+        f"{s['group']:<{group_width}}  {s['name']:<{width}}  {s['rows']:>5}  {s['accuracy']:8.3f}  "
+        f"{s['chance']:6.3f}  {s['chance'] + s['allowance']:7.3f}  {'yes' if s['within'] else 'NO'}"
+        for s in rows
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,208 @@
+"""The authors' released layout (`ttchungc/DivLogicEval`: `polished.parquet` / `unpolished.parquet`), read offline.
+
+The fixture folder `tests/fixtures/divlogiceval_released/` holds two tiny parquet files in that layout, written by
+its `make_fixture.py` from hand-written records (not the authors' questions).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from inspect_ai import eval
+from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
+from lm_eval import simple_evaluate
+
+from lgmt_tasks.divlogiceval import dataset as dle_dataset
+from lgmt_tasks.divlogiceval.dataset import is_released, load_divlogiceval_rows, load_released_rows
+from lgmt_tasks.divlogiceval.task import divlogiceval
+from tests.divlogiceval.test_lmeval import ScriptedLM, manager
+
+RELEASED = Path(__file__).parents[1] / "fixtures" / "divlogiceval_released"
+
+
+def _load_make_fixture() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("divlogiceval_released_fixture", RELEASED / "make_fixture.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+make_fixture = _load_make_fixture()
+
+
+def write_parquet(folder: Path, records: list[dict[str, Any]], name: str = "polished") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    pq.write_table(pa.Table.from_pylist(records), folder / f"{name}.parquet")
+    return folder
+
+
+def test_the_committed_fixture_is_what_make_fixture_writes(tmp_path):
+    make_fixture.write(tmp_path)
+    for name in ("polished", "unpolished"):
+        assert (
+            pq.read_table(tmp_path / f"{name}.parquet").to_pylist()
+            == pq.read_table(RELEASED / f"{name}.parquet").to_pylist()
+        )
+
+
+def test_released_records_map_to_our_rows():
+    rows = load_divlogiceval_rows(dataset=str(RELEASED))
+    assert len(rows) == len(make_fixture.POLISHED)
+    for row, record in zip(rows, make_fixture.POLISHED, strict=True):
+        assert row["content"] == record["context"] and row["question"] == record["question"]
+        assert row["options"] == record["answers"] and row["answer"] == record["label"]
+        assert row["id"] == f"dle-polished-{record['id_string']}" and row["source"] == "polished"
+        assert row["question_type"] in record["question_label"]  # "missing" in "missing_premise_3"
+    assert [r["question_type"] for r in rows] == ["3c1e", "3c1e", "3e1c", "3e1c", "missing", "missing"]
+
+
+def test_question_type_and_variant_select_rows():
+    missing = load_divlogiceval_rows("missing", dataset=str(RELEASED))
+    assert missing["id"] == ["dle-polished-test_15", "dle-polished-test_16"]
+    unpolished = load_divlogiceval_rows(dataset=str(RELEASED), variant="unpolished")
+    assert unpolished["id"] == [f"dle-unpolished-train_{k}" for k in (3, 4, 5)]
+
+
+def test_variant_is_checked(small_repo):
+    with pytest.raises(ValueError, match="variant='edited': expected one of polished, unpolished"):
+        load_divlogiceval_rows(dataset=str(RELEASED), variant="edited")
+    with pytest.raises(ValueError, match="variant='unpolished' applies only to the authors' released data"):
+        load_divlogiceval_rows(dataset=str(small_repo), variant="unpolished")
+    with pytest.raises(ValueError, match="variant='edited'"):
+        divlogiceval(dataset=str(RELEASED), variant="edited")
+
+
+def test_a_missing_file_is_named(tmp_path):
+    folder = write_parquet(tmp_path / "only-polished", make_fixture.POLISHED)
+    with pytest.raises(ValueError, match=r"unpolished\.parquet does not exist .*this folder has polished\.parquet"):
+        load_divlogiceval_rows(dataset=str(folder), variant="unpolished")
+
+
+def test_layout_detection(small_repo):
+    assert is_released(str(RELEASED)) and is_released("ttchungc/DivLogicEval") and is_released("TTCHUNGC/divlogiceval")
+    assert not is_released(str(small_repo)) and not is_released("someone/divlogiceval")
+
+
+def test_the_authors_builder_columns_and_letter_answers_are_read_too(tmp_path):
+    records = [
+        {"psg": r["context"], "question": r["question"], "opts": r["answers"], "ans": "ABCD"[r["label"]],
+         "question_label": r["question_label"]}
+        for r in make_fixture.POLISHED
+    ]  # fmt: skip
+    rows = load_released_rows(str(write_parquet(tmp_path / "builder", records)))
+    assert rows["answer"] == [r["label"] for r in make_fixture.POLISHED]
+    assert len(set(rows["id"])) == len(rows) and all(i.startswith("dle-polished-") for i in rows["id"])
+
+
+def test_duplicate_records_get_distinct_ids(tmp_path):
+    record = {k: v for k, v in make_fixture.POLISHED[0].items() if k != "id_string"}
+    rows = load_released_rows(str(write_parquet(tmp_path / "dup", [record, record])))
+    assert rows["id"][1] == rows["id"][0] + "-2"
+
+
+def broken(field: str, value: Any) -> list[dict[str, Any]]:
+    records = [dict(r) for r in make_fixture.POLISHED]
+    if value is None:
+        del records[2][field]
+    else:
+        records[2][field] = value
+    return records
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("question_label", "4c0e", r"row 2, column 'question_label': '4c0e' is no question type; expected a label "
+                                   r"containing one of 3c1e, 3e1c, missing"),
+        ("label", 7, r"row 2, column 'label': 7 is no answer; expected 0-3 or one of A, B, C, D"),
+        ("answers", ["a", "b", "c"], r"row 2, column 'answers': expected a list of 4 option strings"),
+        ("context", "  ", r"row 2, column 'context': empty content"),
+    ],
+)  # fmt: skip
+def test_an_unmappable_record_names_file_row_and_column(tmp_path, field, value, message):
+    folder = write_parquet(tmp_path / "bad", broken(field, value))
+    with pytest.raises(ValueError, match=r"polished\.parquet, " + message):
+        load_divlogiceval_rows(dataset=str(folder))
+
+
+def test_a_missing_column_is_named_with_the_names_looked_for(tmp_path):
+    records = [{k: v for k, v in r.items() if k != "question_label"} for r in make_fixture.POLISHED]
+    message = (
+        r"polished\.parquet, row 0: no question_type column \(looked for question_label, question_type\); "
+        r"the record has answers, context"
+    )
+    with pytest.raises(ValueError, match=message):
+        load_divlogiceval_rows(dataset=str(write_parquet(tmp_path / "nolabel", records)))
+
+
+def test_a_hub_id_goes_through_datasets_load_dataset(monkeypatch):
+    calls = []
+
+    def fake_load_dataset(path: str, split: str, revision: str | None) -> list[dict[str, Any]]:
+        calls.append((path, split, revision))
+        return make_fixture.UNPOLISHED
+
+    monkeypatch.setattr(dle_dataset.datasets, "load_dataset", fake_load_dataset)  # no network in tests
+    rows = load_divlogiceval_rows(dataset="ttchungc/DivLogicEval", variant="unpolished", revision="abc")
+    assert calls == [("ttchungc/DivLogicEval", "unpolished", "abc")] and len(rows) == 3
+
+
+# ------------------------------------------------------------------------------------------------ end to end
+
+
+def gold_by_text(messages: list[ChatMessage], *_: Any) -> ModelOutput:
+    """Answers every rotation with the text of the fixture's gold option (read back by the option-text reader)."""
+    [user] = messages
+    record = next(r for r in make_fixture.POLISHED if r["context"] in user.text.split("\n\n")[-1])
+    output = ModelOutput.from_content(model="mockllm/model", content=record["answers"][record["label"]])
+    output.usage = ModelUsage(input_tokens=10, output_tokens=3, total_tokens=13)
+    return output
+
+
+def test_inspect_runs_the_released_questions(tmp_path):
+    [log] = eval(
+        divlogiceval(dataset=str(RELEASED)),
+        model=get_model("mockllm/model", custom_outputs=gold_by_text),
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "success" and log.results is not None
+    values = {name: m.value for name, m in log.results.scores[0].metrics.items()}
+    assert values["acc"] == values["circular"] == values["partial_circular"] == 1.0
+    assert values["acc_missing"] == 1.0 and len(log.samples or []) == 6
+
+
+def test_three_shot_examples_come_from_the_unpolished_file():
+    task = divlogiceval(dataset=str(RELEASED), shots=3)
+    prompt = task.dataset[0].metadata["members"][0]
+    blocks = prompt.split("\n\n")
+    assert [b.splitlines()[0] for b in blocks[1:4]] == [r["context"] for r in make_fixture.UNPOLISHED]
+    assert [b.splitlines()[-1] for b in blocks[1:4]] == [
+        f"Answer: {'ABCD'[r['label']]}" for r in make_fixture.UNPOLISHED
+    ]
+
+
+def test_three_shot_needs_every_type_in_the_unpolished_file(tmp_path):
+    folder = write_parquet(tmp_path / "few", make_fixture.POLISHED)
+    write_parquet(folder, make_fixture.UNPOLISHED[:2], "unpolished")
+    with pytest.raises(ValueError, match="has no missing instance"):
+        divlogiceval(dataset=str(folder), shots=3)
+
+
+def test_lm_eval_runs_the_released_questions():
+    lm = ScriptedLM()
+    results = simple_evaluate(model=lm, tasks=["lgmt_divlogiceval"], task_manager=manager(RELEASED), limit=6)
+    assert results is not None
+    values = results["results"]["lgmt_divlogiceval"]
+    # the scripted plan: documents 0 and 3 all right, 1 and 4 half (ACC 0), 2 and 5 one unread rotation (ACC 1)
+    assert values["acc,none"] == 4 / 6 and values["circular,none"] == 2 / 6
+    tm = manager(RELEASED, variant="unpolished")
+    task = tm.load(["lgmt_divlogiceval"])["tasks"]["lgmt_divlogiceval"]
+    assert [d["id"] for d in task.eval_docs] == [f"dle-unpolished-train_{k}" for k in (3, 4, 5)]
