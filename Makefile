@@ -53,7 +53,7 @@ lint: $(STAMP)
 # Rebuild them after any change to a builder or card (the output does not depend on --num-proc).
 datasets: $(STAMP)
 	for suite in $$($(BIN)/lgmt suites --names); do \
-	  HF_HUB_OFFLINE=1 $(BIN)/lgmt build $$suite --num-proc 2 --out datasets/$$suite || exit 1; \
+	  HF_HUB_OFFLINE=1 $(BIN)/lgmt build $$suite --num-proc 2 --out datasets/$$suite --overwrite || exit 1; \
 	done
 
 bench: $(STAMP)

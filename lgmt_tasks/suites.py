@@ -44,6 +44,9 @@ class Suite:
         shortcut_battery: Whether the suite ships a shortcut battery (`lgmt_tasks/<name>/shortcuts.py`, `BATTERY`:
             form-only heuristics that must stay near chance; `lgmt verify` runs it). The multiple-choice and yes/no
             suites do; the pairwise suites compare a model with itself and have no answer key to guess.
+        scorer: The name of the suite's Inspect scorer, which keys its score in logs (`sample.scores[scorer]`,
+            `samples_df`'s `score_<scorer>` column). The names predate a common scheme and are kept, so that old logs
+            and new ones read alike (the root README, "Reports and leaderboards", gives the mapping).
     """
 
     name: str
@@ -61,6 +64,7 @@ class Suite:
     evaluate_modules: tuple[str, ...] = ()
     extra_modules: tuple[str, ...] = ()
     shortcut_battery: bool = False
+    scorer: str = ""
 
     @property
     def package(self) -> str:
@@ -92,7 +96,7 @@ SUITES: tuple[Suite, ...] = (
   author  = {Zhou, Zenghui and Li, Man and Fang, Xiaoke and Zhou, Xinyi and Li, Weibin and Zheng, Zheng},
   year    = {2026}
 }""",
-        version="2-A",
+        version="3-A",
         tasks=("mr_e", "mr_e1", "mr_e2", "mr_s", "mr_p", "mr_c", "lgmt"),
         lm_eval_tasks=(
             "lgmt",
@@ -110,6 +114,7 @@ SUITES: tuple[Suite, ...] = (
             {"premises_fol", "conclusion_fol", "label", "followup_premises_fol", "followup_conclusion_fol", "category"}
         ),
         claims_note="source label, follow-up labels, and the rewritten formula's equivalence for MR-E/MR-C",
+        scorer="metamorphic_consistency",
         prompting_arg="prompting",
         prompting_default="zero_shot_cot",
         leaderboard_metrics=_same(*_PAIRWISE, "unparsed_rate"),
@@ -126,11 +131,12 @@ SUITES: tuple[Suite, ...] = (
   booktitle = {Proceedings of the 2024 Conference on Empirical Methods in Natural Language Processing},
   year      = {2024}
 }""",
-        version="2-A",
+        version="2-B",
         tasks=("logicasker",),
         lm_eval_tasks=("lgmt_logicasker", "lgmt_logicasker_loglik"),
         columns=frozenset({"premises_fol", "conclusion_fol", "answer", "problem_type"}),
         claims_note="the yes/no answer (yes iff the premises entail the conclusion)",
+        scorer="yes_no_answer",
         prompting_arg="demonstrations",
         prompting_default="none",
         leaderboard_metrics={
@@ -152,11 +158,12 @@ SUITES: tuple[Suite, ...] = (
   booktitle = {Proceedings of the 2025 Conference on Empirical Methods in Natural Language Processing},
   year      = {2025}
 }""",
-        version="2-A",
+        version="2-B",
         tasks=("divlogiceval",),
         lm_eval_tasks=("lgmt_divlogiceval", "lgmt_divlogiceval_loglik"),
         columns=frozenset({"content_logic", "options_logic", "answer", "question_type"}),
         claims_note="the answer key and the construction claims of every option",
+        scorer="circular_choice",
         prompting_arg="shots",
         prompting_default="0",
         leaderboard_metrics={
@@ -181,11 +188,12 @@ SUITES: tuple[Suite, ...] = (
   journal = {arXiv preprint arXiv:2606.20227},
   year    = {2026}
 }""",
-        version="2-A",
+        version="2-B",
         tasks=("qmfol",),
         lm_eval_tasks=("lgmt_qmfol",),
         columns=frozenset({"premises_fol", "conclusion_fol", "label", "rules_fol", "facts_fol"}),
         claims_note="the label with and without the distractors",
+        scorer="qmfol_scorer",
         leaderboard_metrics=_same("accuracy", "accuracy_stderr", "accuracy_parsed", "macro_f1", "unparsed_rate"),
         evaluate_modules=("macro_f1",),
         shortcut_battery=True,
@@ -200,11 +208,12 @@ SUITES: tuple[Suite, ...] = (
   booktitle = {IEEE International Conference on Software Maintenance and Evolution (ICSME)},
   year      = {2025}
 }""",
-        version="2-A",
+        version="3-A",
         tasks=("lexical",),
         lm_eval_tasks=("lgmt_lexical", "lgmt_lexical_loglik"),
         columns=frozenset({"premises_fol", "conclusion_fol", "label", "kind", "pending"}),
         claims_note="the source label, and the follow-up label where it is proven (MR-19, MR-84, MR-152)",
+        scorer="lexical_consistency",
         prompting_arg="prompting",
         prompting_default="zero_shot_cot",
         leaderboard_metrics=_same(*_PAIRWISE, "discarded_rate", "unparsed_rate"),

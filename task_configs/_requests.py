@@ -17,8 +17,11 @@ prompts, True/False/Unknown answers). A suite's class only declares its paramete
 
 Parameters. `dataset_params` is the one place where a task's YAML (`dataset_kwargs`, `metadata`) and the run's
 `--metadata` become the keyword arguments of the suite's loader: `--metadata` wins, a key the suite does not take is
-reported with the valid keys (and a "did you mean" when it looks like a typo), and renamed keys are still read, with a
-`DeprecationWarning`.
+reported in a logged warning naming the task, the key and the valid keys (and a "did you mean" when it looks like a
+typo), and renamed keys are still read, with a `DeprecationWarning`. Not reported: lm-eval's own keys (`version`,
+`config_source`, ...) and the model arguments, which lm-eval merges into every task's metadata. Because of that
+merge, a loader argument that is also a model argument is read under another name: the build seed is `dataset_seed`
+(`seed` is the sampling seed of vLLM and the API models), as the dataset's revision is `dataset_revision`.
 
 Aggregations. `aggregation` turns a pure metric function of `lgmt_tasks.scorers` (per-document outcome dicts in, a
 `Rate` or a number out) into the named function a YAML `metric_list` points at (DESIGN decision 6: lm-eval and
@@ -34,6 +37,7 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from copy import deepcopy
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from typing import Any, ClassVar, Protocol
 
 import datasets
@@ -41,6 +45,7 @@ from lm_eval.api.instance import Instance
 from lm_eval.api.model import LM
 from lm_eval.api.task import ConfigurableTask
 
+from lgmt_tasks.builders import order
 from lgmt_tasks.scorers.pairwise import (
     RATE_NAMES,
     acc_cons,
@@ -92,8 +97,27 @@ class Parameters:
 
     @property
     def known(self) -> tuple[str, ...]:
-        """Every key of ours a metadata may hold (the new names; old names are accepted too)."""
-        return (*self.fixed, *self.dataset, *self.task)
+        """Every key of ours a metadata may hold (the new names; old names are accepted too).
+
+        A loader argument that is also an lm-eval model argument goes by its `METADATA_NAMES` name (`dataset_seed`).
+        """
+        return (*(metadata_name(key) for key in (*self.fixed, *self.dataset)), *self.task)
+
+
+METADATA_NAMES: Mapping[str, str] = {"seed": "dataset_seed"}
+"""Loader argument → its name in the run's metadata, for the loader arguments that are also lm-eval model arguments.
+
+lm-eval merges the model arguments into every task's metadata (`--model_args` and `--metadata` become one dict, the
+latter winning), so a metadata `seed` may be the sampling seed of a vLLM, API (`local-completions`, ...), SGLang or
+TensorRT-LLM model, which must not choose which rows are built. The build seed is therefore read from `dataset_seed`
+in the metadata, never from `seed` (as the dataset's revision is `dataset_revision`, `revision` being a model
+argument of `hf`). The YAML's `dataset_kwargs`, which lm-eval does not merge anything into, keep the loader's names.
+"""
+
+
+def metadata_name(key: str) -> str:
+    """The metadata name of a loader argument (`METADATA_NAMES`, else the argument's own name)."""
+    return METADATA_NAMES.get(key, key)
 
 
 LM_EVAL_METADATA_KEYS: frozenset[str] = frozenset({"version", "config_source", "config", "_metadata"})
@@ -168,15 +192,19 @@ def _suggestion(key: str, valid: Sequence[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-def check_metadata_keys(params: Parameters, metadata: Mapping[str, Any]) -> list[str]:
+def check_metadata_keys(params: Parameters, metadata: Mapping[str, Any], task: str = "") -> list[str]:
     """Report (as logged warnings) the metadata keys that are no parameter of the suite, and return them.
 
-    lm-eval's own keys and the model arguments (which lm-eval merges into every task's metadata) are not reported.
-    A key that looks like a typo of a parameter gets a "did you mean" suggestion.
+    Why a warning and not an error: lm-eval hands the one `--metadata` of a run to every task of the run, so a run of
+    two suites (`--tasks lgmt_mr_e,lgmt_logicasker --metadata '{"per_mr": 5, "per_skill": 2}'`) gives each task
+    the other's keys. lm-eval's own keys and the model arguments (which lm-eval merges into every task's metadata)
+    are not reported. A key that looks like a typo of a parameter gets a "did you mean" suggestion; `seed` points to
+    `dataset_seed` (`METADATA_NAMES`).
 
     Args:
         params: The suite's parameters.
         metadata: The task's metadata (old names already renamed).
+        task: The task's name, put in front of each message (omitted if empty).
 
     Returns:
         The reported keys, sorted.
@@ -184,20 +212,42 @@ def check_metadata_keys(params: Parameters, metadata: Mapping[str, Any]) -> list
     valid = params.known
     foreign = LM_EVAL_METADATA_KEYS | model_argument_names()
     unknown = sorted(key for key in metadata if key not in valid and key not in params.renamed and key not in foreign)
+    where = f"{task}: " if task else ""
     for key in unknown:
         log.warning(
-            "metadata key %r is not a parameter of %s%s; it is ignored. %s parameters: %s",
+            "%smetadata key %r is not a parameter of %s%s; it is ignored. %s parameters: %s",
+            where,
             key,
             params.suite,
-            _suggestion(key, valid),
+            _metadata_hint(key, valid),
             params.suite,
             ", ".join(valid),
         )
     return unknown
 
 
+def _metadata_hint(key: str, valid: Sequence[str]) -> str:
+    twin = METADATA_NAMES.get(key)
+    if twin is not None and twin in valid:
+        return (
+            f" (the build's {key} is {twin!r}: lm-eval merges the model arguments into the metadata, where {key!r}"
+            " may be the model's)"
+        )
+    return _suggestion(key, valid)
+
+
+def task_of(metadata: Mapping[str, Any]) -> str:
+    """The task a metadata belongs to, for messages: the stem of the YAML lm-eval records as `config_source`.
+
+    A plain-YAML task's loader (`custom_dataset`) receives only the metadata, not the task's name; lm-eval puts the
+    task's own YAML file there (named after the task in our configs). Empty when there is none (a direct call).
+    """
+    source = str(metadata.get("config_source") or "")
+    return PurePath(source).stem if source.endswith((".yaml", ".yml")) else ""
+
+
 def dataset_params(
-    params: Parameters, dataset_kwargs: Mapping[str, Any], metadata: Mapping[str, Any]
+    params: Parameters, dataset_kwargs: Mapping[str, Any], metadata: Mapping[str, Any], task: str = ""
 ) -> dict[str, Any]:
     """The keyword arguments of a suite's loader: the YAML's `dataset_kwargs`, overridden by the run's metadata.
 
@@ -205,10 +255,13 @@ def dataset_params(
         params: The suite's parameters.
         dataset_kwargs: The task's `dataset_kwargs` (from its YAML; empty for suites whose YAML sets `metadata` only).
         metadata: The task's metadata: the YAML's, then `--metadata` / `TaskManager(metadata=...)`, then (from
-            `simple_evaluate` and the CLI) the model arguments.
+            `simple_evaluate` and the CLI) the model arguments. A loader argument in `METADATA_NAMES` is read under
+            its metadata name (`dataset_seed`, not `seed`).
+        task: The task's name for the messages (default: `task_of(metadata)`).
 
     Returns:
-        `dataset_kwargs` with the `fixed` keys checked and the metadata's values of the `dataset` keys.
+        `dataset_kwargs` with the `fixed` keys checked and the metadata's values of the `dataset` keys (under the
+        loader's names).
 
     Raises:
         ValueError: If `dataset_kwargs` holds a key the loader does not take, if a `fixed` key is given nowhere, or
@@ -221,7 +274,8 @@ def dataset_params(
     if unknown:
         hints = "; ".join(f"{key!r}{_suggestion(key, valid)}" for key in unknown)
         raise ValueError(f"{params.suite} dataset_kwargs: unknown key(s) {hints}; valid: {', '.join(valid)}")
-    check_metadata_keys(params, run_values)
+    check_metadata_keys(params, run_values, task or task_of(metadata))
+    run_values = {key: run_values[metadata_name(key)] for key in params.loader_keys if metadata_name(key) in run_values}
     out = dict(yaml_values)
     for key in params.fixed:
         if key not in yaml_values and key in run_values:
@@ -349,8 +403,11 @@ class MultiRequestTask(ConfigurableTask):
     Context of a unit (`unit_context`): the system text is `--system_instruction` followed by the task's
     `system_prompt` (a blank line between them; either may be empty). Plain text: `<system>\n\n<prompt>\n<cue>`
     (without the first part if there is no system text). With `--apply_chat_template`: a system message (if there is
-    system text) and a user message, rendered with the generation prompt; for log-likelihood the assistant turn is
-    opened with `answer_cue` and continued instead.
+    system text) and a user message, rendered with the generation prompt; when there is an `answer_cue`
+    (log-likelihood, or a generation prefill) the assistant turn is opened with it and continued instead.
+
+    Few-shot: `--num_fewshot N` (N > 0) is refused with an error (`set_config`): the documents are groups, not
+    examples, and each suite has its own demonstrations (`FEWSHOT_HINT`).
 
     A subclass sets `PARAMS`, `UNIT`, `CONTINUATIONS` and `FEWSHOT_HINT`, implements `unit_prompts`, and may read its
     own parameters in `configure` and prepare more data in `after_download`. Its YAML gives `class: !function ...`,
@@ -373,7 +430,9 @@ class MultiRequestTask(ConfigurableTask):
     """Put after `--system_instruction` in every context."""
 
     answer_cue: str = ""
-    """What a log-likelihood context ends with (the start of the answer); empty for generation."""
+    """What every context ends with: the start of the answer. Log-likelihood: the text the continuations follow.
+    Generation: empty, or the prefill (`prefill=true` of `LabelGroupTask`), which `process_results` puts back in front
+    of each completion, so that the parser reads the whole answer."""
 
     def __init__(
         self,
@@ -434,13 +493,43 @@ class MultiRequestTask(ConfigurableTask):
         Raises:
             ValueError: If the YAML names no `custom_dataset`, or on invalid parameters (`dataset_params`).
         """
-        params = dataset_params(self.PARAMS, dataset_kwargs or {}, self.config.metadata or {})
+        params = dataset_params(self.PARAMS, dataset_kwargs or {}, self.config.metadata or {}, str(self.config.task))
         self.config.dataset_kwargs = params
         loader: Callable[..., datasets.DatasetDict] | None = self.config.custom_dataset
         if not callable(loader):
             raise ValueError(f"{self.config.task}: the YAML must name its loader (custom_dataset: !function ...)")
         self.dataset = loader(**params)
         self.after_download(params)
+
+    def set_config(self, key: str, value: Any, update: bool = False) -> None:
+        """Set a config value as lm-eval does, but refuse a number of few-shot examples other than 0.
+
+        Why here: lm-eval applies `--num_fewshot N` (and `simple_evaluate(num_fewshot=N)`) with
+        `set_config("num_fewshot", N)` right after loading the tasks, unless the YAML sets `num_fewshot: 0`, in which
+        case it ignores the flag with an info message only. Our YAMLs therefore leave `num_fewshot` out and this
+        refuses it, before any request is built, with what to use instead (`FEWSHOT_HINT`). Without the flag lm-eval
+        sets 0, which passes.
+
+        Raises:
+            ValueError: On `num_fewshot` other than 0 (or None).
+        """
+        if key == "num_fewshot" and value:
+            raise ValueError(
+                f"{self.config.task}: num_fewshot={value} (--num_fewshot) is not supported: the task's documents are "
+                f"not few-shot examples; {self.FEWSHOT_HINT}"
+            )
+        super().set_config(key, value, update)
+
+    def process_results(self, doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
+        """Score one document with the YAML's `process_results`, each completion preceded by the prefill (if any).
+
+        Args:
+            doc: One document.
+            results: Per request, in `idx` order: the completion, or `(loglikelihood, is_greedy)`.
+        """
+        if self.OUTPUT_TYPE == "generate_until" and self.answer_cue:
+            results = [self.answer_cue + str(result) for result in results]
+        return dict(super().process_results(doc, results))
 
     def after_download(self, params: Mapping[str, Any]) -> None:
         """Prepare anything else the prompts need once the documents are loaded (nothing by default).
@@ -584,6 +673,16 @@ ANSWER_CUE = '{"label": "'
 DEFAULT_PROMPTING: Mapping[str, str] = {"generate_until": "zero_shot_cot", "loglikelihood": "zero_shot"}
 """The prompting strategy per output type when the config names none."""
 
+PREFILLS: Mapping[str, str] = {
+    "zero_shot": ANSWER_CUE,
+    "few_shot": ANSWER_CUE,
+    "zero_shot_cot": '{"reasoning": "',
+    "few_shot_cot": '{"reasoning": "',
+}
+"""The generation prefill per prompting (`prefill=true`): the opening of the JSON answer the prompt asks for, as the
+Inspect tasks' `-T prefill=true` (`lgmt_tasks.solvers.group.PREFILLS`; a test keeps the two equal, and this module
+does not import the Inspect solvers)."""
+
 LOGLIK_PROMPTINGS: tuple[str, ...] = ("zero_shot", "few_shot")
 """Prompting strategies that ask for the label directly: the only ones a scored label continuation fits."""
 
@@ -606,6 +705,26 @@ def check_prompting(prompting: str, output_type: str) -> str:
         why = " (a scored label continuation cannot follow a request for reasoning)" if prompting in PROMPTINGS else ""
         raise ValueError(f"prompting={prompting!r} for {output_type}: expected one of {', '.join(valid)}{why}")
     return prompting
+
+
+TRUE_WORDS: frozenset[str] = frozenset({"true", "yes", "on", "1"})
+FALSE_WORDS: frozenset[str] = frozenset({"false", "no", "off", "0"})
+"""What a boolean parameter accepts besides a bool (any case), as the Inspect tasks' `-T` (`lgmt_tasks.task_params`,
+which this module does not import: it imports Inspect; a test keeps the two equal)."""
+
+
+def check_prefill(value: Any) -> bool:
+    """Read the `prefill` parameter: a bool, 0 / 1, or a word of `TRUE_WORDS` / `FALSE_WORDS` (`prefill=true`).
+
+    Raises:
+        ValueError: Naming the value, on anything else (`maybe` is not silently true).
+    """
+    if isinstance(value, bool):
+        return value
+    word = str(value).strip().lower() if isinstance(value, str | int) else None
+    if word in TRUE_WORDS or word in FALSE_WORDS:
+        return word in TRUE_WORDS
+    raise ValueError(f"prefill={value!r}: expected true or false (or yes / no / on / off / 1 / 0)")
 
 
 def member_prompts(doc: Mapping[str, Any]) -> list[str]:
@@ -642,8 +761,12 @@ def member_labels(doc: Mapping[str, Any], results: Sequence[tuple[float, bool]])
 def interleave_by(rows: datasets.Dataset, column: str, group_of: Callable[[str], str] = str) -> datasets.Dataset:
     """Reorder rows round-robin over the groups of a column, keeping each group's own order.
 
+    The suites' loaders already return their rows in this order (`lgmt_tasks.builders.order`, the one implementation,
+    shared with the Inspect tasks so that `--limit N` takes the same rows in both frameworks); reordering again
+    changes nothing.
+
     Args:
-        rows: The rows, typically sorted by the column.
+        rows: The rows.
         column: The column (e.g. `mr`).
         group_of: Maps a value to its group (default: the value itself).
 
@@ -651,12 +774,7 @@ def interleave_by(rows: datasets.Dataset, column: str, group_of: Callable[[str],
         The same rows: the first row of every group (in order of first appearance), then every second, ... so that
         `--limit N` covers many groups.
     """
-    queues: dict[str, list[int]] = {}
-    for index, value in enumerate(rows[column]):
-        queues.setdefault(group_of(value), []).append(index)
-    longest = max((len(queue) for queue in queues.values()), default=0)
-    order = [queue[k] for k in range(longest) for queue in queues.values() if k < len(queue)]
-    return rows.select(order)
+    return order.interleave_by(rows, column, group_of)
 
 
 _RATES: dict[str, tuple[Callable[[Items], HasValue], str]] = {
@@ -703,17 +821,31 @@ class LabelGroupTask(MultiRequestTask):
 
     prompting: str
     """The effective prompting strategy."""
+    prefill: bool
+    """Whether generation contexts end with the opening of the JSON answer (`PREFILLS`)."""
 
     def configure(self, output_type: str, metadata: Mapping[str, Any]) -> dict[str, Any]:
-        """Read `prompting` (default per output type, `DEFAULT_PROMPTING`).
+        """Read `prompting` (default per output type, `DEFAULT_PROMPTING`) and `prefill` (default false).
+
+        `prefill=true` makes a generation context end with the opening of the JSON answer the prompting asks for
+        (`{"label": "`, or `{"reasoning": "` for the chain-of-thought prompts), as `-T prefill=true` does in the
+        Inspect tasks (lm-eval's own `gen_prefix` is fixed in a YAML, not a run parameter, and its text never reaches
+        `process_results`). A small local model (the embedded 135M one) otherwise seldom writes the JSON at all, so
+        every answer is unparsed. The
+        completion then holds only the continuation (`True"}`); `process_results` puts the opening back in front.
+        Not in the paper. A log-likelihood context always ends with `ANSWER_CUE`, so `prefill` changes nothing there.
 
         Raises:
-            ValueError: On an invalid `prompting` for the output type.
+            ValueError: On an invalid `prompting` for the output type, or a `prefill` that is no boolean.
         """
         self.prompting = check_prompting(str(metadata.get("prompting", DEFAULT_PROMPTING[output_type])), output_type)
         self.system_prompt = system_prompt(self.prompting)
-        self.answer_cue = ANSWER_CUE if output_type == "loglikelihood" else ""
-        return {"prompting": self.prompting}
+        self.prefill = check_prefill(metadata.get("prefill", False)) and output_type == "generate_until"
+        if output_type == "loglikelihood":
+            self.answer_cue = ANSWER_CUE
+        else:
+            self.answer_cue = PREFILLS[self.prompting] if self.prefill else ""
+        return {"prompting": self.prompting, "prefill": self.prefill}
 
     def unit_prompts(self, doc: Mapping[str, Any]) -> list[str]:
         """The members' user prompts (`member_prompts`)."""

@@ -1,8 +1,44 @@
-"""Pieces of the `lgmt build ...` command lines that the dataset cards print to reproduce a build."""
+"""Pieces every `lgmt build <suite>` command shares.
+
+Its `--out`/`--overwrite` handling, and the command lines the dataset cards print to reproduce a build.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import TypeVar
+
+import click
+
+from lgmt_tasks.hub.output import OutputFolderError, check_output_folder, write_output_folder
+
+_Command = TypeVar("_Command", bound=Callable[..., object])
+
+
+def overwrite_option(command: _Command) -> _Command:
+    """The `--overwrite` flag of every suite's `lgmt build` command."""
+    return click.option(
+        "--overwrite",
+        is_flag=True,
+        help="Replace --out if it holds a previous lgmt build (never a folder holding files a build did not write).",
+    )(command)
+
+
+def check_out(out: str, overwrite: bool) -> None:
+    """Refuse a bad `--out` before building (a build can take minutes), as one `Error:` line."""
+    try:
+        check_output_folder(out, overwrite=overwrite)
+    except OutputFolderError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def write_out(out: str, write: Callable[[Path], object], overwrite: bool) -> Path:
+    """Write a build into `--out` with `write(folder)`: atomically, and only where `check_out` allows."""
+    try:
+        return write_output_folder(out, write, overwrite=overwrite)
+    except OutputFolderError as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 def source_options(source: str, source_path: str | None, mrs: Sequence[str], default_mrs: Sequence[str]) -> list[str]:

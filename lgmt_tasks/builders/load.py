@@ -18,18 +18,39 @@ one process, `lambda r: r["kind"] in mod.ALLOWED` for an installed `mod` returne
 (`lgmt_tasks.hub.repo.content_cache_dir`), so a changed selection rule over unchanged data is exactly the case it
 gets wrong. `select` with a list of indices does no cache lookup (the indices mapping is built in memory, and the
 indices themselves are part of its fingerprint), so a selection is always the one computed now.
+
+Three things happen around the selection. A `-T dataset=` folder is checked before `datasets` reads it
+(`lgmt_tasks.builders.repo_folder`), so a mistyped path, another suite's folder or a file that is not gzip is reported
+as such. The kept rows are ordered round-robin over the suite's strata (`lgmt_tasks.builders.order`), so `--limit N`
+is a stratified smoke test in Inspect and lm-eval alike. And the loader returns, beside the rows, what an evaluation
+log should record about them (`Loaded.metadata`: build statistics, licence, fingerprint, rows per stratum), prints
+one summary line, and warns when a requested stratum has no row.
 """
 
 from __future__ import annotations
 
+import functools
+import json
+import logging
+import sys
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, ParamSpec
 
 import datasets
 
 from lgmt_tasks.builders.cache import cached_repo
+from lgmt_tasks.builders.order import Strata, round_robin
+from lgmt_tasks.builders.repo_folder import FolderFacts, check_folder, looks_like_path, no_such_folder
 from lgmt_tasks.hub.repo import load_dataset_repo
+
+logger = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+
+METADATA_KEY = "dataset"
+"""The key of the task metadata (and so of the log's `eval.metadata`) under which `Loaded.metadata` is stored."""
 
 
 class Build(NamedTuple):
@@ -44,6 +65,24 @@ class Build(NamedTuple):
     key: dict[str, Any]
     write: Callable[[Path], object]
     revision: int | str
+
+
+class Loaded(NamedTuple):
+    """The selected rows and what the evaluation log records about them.
+
+    Attributes:
+        rows: The kept rows, round-robin over the suite's strata (repository order without strata).
+        metadata: JSON-ready facts about the rows (see `dataset_metadata`); a task passes them as
+            `Task(metadata={METADATA_KEY: metadata})`, and Inspect writes them to the log's `eval.metadata`.
+    """
+
+    rows: datasets.Dataset
+    metadata: dict[str, Any]
+
+    @property
+    def task_metadata(self) -> dict[str, Any]:
+        """`{METADATA_KEY: metadata}`, what a task passes as `Task(metadata=...)` (merged with its own keys)."""
+        return {METADATA_KEY: self.metadata}
 
 
 Selector = Callable[[datasets.Dataset], Iterable[int]]
@@ -64,7 +103,7 @@ def where(columns: Sequence[str], keep: Callable[..., bool]) -> Selector:
     return select
 
 
-def load_selected_rows(
+def load_selected(
     suite: str,
     *,
     dataset: str | None,
@@ -72,33 +111,193 @@ def load_selected_rows(
     build: Callable[[], Build],
     select: Selector,
     selection: str,
-) -> datasets.Dataset:
-    """The selected rows of a dataset repository, or of a cached on-the-fly build.
+    strata: Strata | None = None,
+    expected: Iterable[str] = (),
+    unit: str = "rows",
+) -> Loaded:
+    """The selected rows of a dataset repository, or of a cached on-the-fly build, with their metadata.
 
     Args:
-        suite: The suite name (the build cache's namespace; named in the error message).
+        suite: The suite name (the build cache's namespace; named in messages).
         dataset: A dataset repository folder or Hub id to read; None to build.
         revision: The Hub revision of `dataset`.
         build: Called only when `dataset` is None (so a suite can import its builder lazily and raise on build-only
             parameter errors there).
         select: The positions of the rows to keep.
-        selection: What is asked for, for the error message (`"LGMT groups for relations [...]"`).
+        selection: What is asked for, for messages (`"LGMT groups for relations [...]"`).
+        strata: What to order the kept rows round-robin over (None: keep the repository's order).
+        expected: The strata the parameters ask for; a warning names each that has no kept row.
+        unit: What one row is, for the summary line (`groups`, `tests`, ...).
 
     Returns:
-        The kept rows, in the repository's order.
+        The kept rows and their metadata.
 
     Raises:
-        ValueError: When no row is kept: `no <selection> in <suite> dataset '<dataset>'` or
-            `no <selection> in <suite> build {<key>}`.
+        ValueError: When `dataset` is no folder and no readable Hub id, is another suite's folder, or has a data file
+            that cannot be read (the message names it); and when no row is kept: `no <selection> in <suite> dataset
+            '<dataset>'` or `no <selection> in <suite> build {<key>}`.
     """
     if dataset is not None:
-        rows = load_dataset_repo(dataset, revision=revision)
+        rows, facts, source = read_argument(suite, dataset, revision)
         origin = f"dataset {dataset!r}"
     else:
         spec = build()
-        rows = load_dataset_repo(cached_repo(suite, spec.key, spec.write, build_revision=spec.revision))
+        folder = cached_repo(suite, spec.key, spec.write, build_revision=spec.revision)
+        facts = check_folder(folder, suite)
+        rows = load_dataset_repo(folder)
         origin = f"build {spec.key}"
+        source = {"kind": "build", "cache_folder": str(folder), "build_revision": spec.revision}
+    total = len(rows)
     rows = rows.select(list(select(rows)))
     if len(rows) == 0:
         raise ValueError(f"no {selection} in {suite} {origin}")
+    keys = strata.keys(rows) if strata is not None else []
+    if strata is not None:
+        rows = rows.select(round_robin(keys))
+    per_stratum = dict(sorted(Counter(keys).items()))
+    metadata = dataset_metadata(suite, source, facts, total=total, kept=len(rows), selection=selection)
+    if strata is not None:
+        metadata.update(strata=strata.name, per_stratum=per_stratum)
+    print(f"lgmt_tasks: {summary_line(suite, metadata, unit)}", file=sys.stderr, flush=True)
+    empty = [key for key in expected if key not in per_stratum]
+    if empty and strata is not None:
+        metadata["empty_strata"] = empty
+        logger.warning(
+            f"{suite}: no {unit} for {strata.name} {', '.join(empty)} in {origin} "
+            f"({len(per_stratum)} of the {len(per_stratum) + len(empty)} requested have some)"
+        )
+    return Loaded(rows, metadata)
+
+
+def rows_only(loader: Callable[P, Loaded]) -> Callable[P, datasets.Dataset]:
+    """A suite loader that returns only the rows (lm-eval's `load_docs` and older callers use these)."""
+
+    @functools.wraps(loader)
+    def rows(*args: P.args, **kwargs: P.kwargs) -> datasets.Dataset:
+        return loader(*args, **kwargs).rows
+
+    rows.__doc__ = f"The rows of `{loader.__name__}` (same arguments), without the metadata."
     return rows
+
+
+load_selected_rows = rows_only(load_selected)
+
+
+# ------------------------------------------------------------------------------------------------ reading
+
+
+def read_argument(
+    suite: str, dataset: str, revision: str | None
+) -> tuple[datasets.Dataset, FolderFacts | None, dict[str, Any]]:
+    """Read a `-T dataset=` argument: a checked local folder, or a Hub id.
+
+    Returns:
+        The whole split, the folder's facts (None for a Hub id whose files cannot be fetched), and where it came from.
+
+    Raises:
+        ValueError: See `load_selected`.
+    """
+    path = Path(dataset).expanduser()
+    if path.is_dir():
+        facts = check_folder(path, suite)
+        return load_dataset_repo(path), facts, {"kind": "folder", "path": str(path.resolve())}
+    if path.exists():
+        raise ValueError(f"dataset={dataset!r}: {path.resolve()} is a file; pass the repository folder that holds it")
+    if looks_like_path(dataset):
+        raise no_such_folder(dataset)
+    try:
+        rows = load_dataset_repo(dataset, revision=revision)
+    except OSError as exc:  # datasets: "Couldn't reach ... on the Hub", DatasetNotFoundError, missing files
+        raise no_such_folder(dataset, str(exc)) from exc
+    return rows, hub_facts(suite, dataset, revision), {"kind": "hub", "id": dataset, "revision": revision}
+
+
+def hub_facts(suite: str, repo_id: str, revision: str | None) -> FolderFacts | None:
+    """The facts of a Hub dataset's card, statistics and data files (fetched, or read from the Hub cache).
+
+    Returns:
+        None when they cannot be fetched (offline, a repository without these files): the rows are already loaded,
+        so the run goes on and the metadata says the facts are unknown.
+
+    Raises:
+        ValueError: If the repository is another suite's, or a data file is not what its name says.
+    """
+    try:
+        from huggingface_hub import snapshot_download
+
+        folder = snapshot_download(
+            repo_id,
+            repo_type="dataset",
+            revision=revision,
+            allow_patterns=["README.md", "build_stats.json", "data/**"],
+        )
+    except Exception as exc:  # noqa: BLE001 - the rows are loaded; missing provenance is reported, not fatal
+        logger.warning(f"{suite}: could not fetch the card and build statistics of {repo_id!r} ({exc})")
+        return None
+    return check_folder(Path(folder), suite)
+
+
+# ------------------------------------------------------------------------------------------------ metadata
+
+
+def dataset_metadata(
+    suite: str, source: dict[str, Any], facts: FolderFacts | None, *, total: int, kept: int, selection: str
+) -> dict[str, Any]:
+    """What the evaluation log records about the rows (JSON-ready).
+
+    Keys: `suite`; `source` (`build` with its cache folder, `folder` with its path, or `hub` with id and revision);
+    `fingerprint` (`sha256:` of the data files' JSON Lines, see `repo_folder`); `licence` and `source_datasets` (the
+    card's); `rows` (in the dataset) and `selected`; `selection`; `build_config`; `dropped` (total), `dropped_by_reason`
+    and `dropped_by_bucket` (what the builder could not prove or construct, and why); `build_counts` (the builder's
+    counters per bucket: relation, skill, question type, configuration); `build_notes` (source reports, pool sizes).
+    Statistics are absent when the repository has no `build_stats.json`.
+    """
+    metadata: dict[str, Any] = {"suite": suite, "source": source, "rows": total, "selected": kept}
+    metadata["selection"] = selection
+    if facts is not None:
+        metadata["fingerprint"] = facts.fingerprint
+        metadata["data_files"] = list(facts.data_files)
+        card = facts.card
+        if "license" in card:
+            metadata["licence"] = card["license"] if "license_name" not in card else card["license_name"]
+        if "source_datasets" in card:
+            metadata["source_datasets"] = card["source_datasets"]
+        stats = facts.stats
+        if stats:
+            dropped = stats.get("dropped") or {}
+            by_reason: Counter[str] = Counter()
+            for reasons in dropped.values():
+                by_reason.update(reasons)
+            metadata.update(
+                build_config=stats.get("config", {}),
+                dropped=sum(by_reason.values()),
+                dropped_by_reason=dict(by_reason.most_common()),
+                dropped_by_bucket=dropped,
+                build_counts=stats.get("counts", {}),
+                build_notes=stats.get("notes", {}),
+            )
+    return json.loads(json.dumps(metadata, default=str))
+
+
+def summary_line(suite: str, metadata: dict[str, Any], unit: str) -> str:
+    """One line on what a task evaluates.
+
+    As in `lgmt: 3,788 groups over 20 mr values (all 3,788 of the build; 4 dropped while building: duplicate: 3, ...)`.
+    """
+    kept, total = metadata["selected"], metadata["rows"]
+    strata = metadata.get("per_stratum")
+    over = f" over {len(strata)} {metadata['strata']} values" if strata else ""
+    source = metadata["source"]
+    named = source.get("path") or source.get("id") or source.get("dataset")
+    where = "the build" if source["kind"] == "build" else named
+    share = f"all {total:,} of {where}" if kept == total else f"{kept:,} of {total:,} in {where}"
+    dropped = metadata.get("dropped")
+    if dropped is None:
+        built = "; no build statistics"
+    elif dropped:
+        reasons = list(metadata["dropped_by_reason"].items())
+        shown = ", ".join(f"{reason}: {n:,}" for reason, n in reasons[:3]) + (", ..." if len(reasons) > 3 else "")
+        built = f"; {dropped:,} dropped while building: {shown}"
+    else:
+        built = "; nothing dropped while building"
+    return f"{suite}: {kept:,} {unit}{over} ({share}{built})"

@@ -13,14 +13,32 @@ import click
 from lgmt_tasks import __version__
 from lgmt_tasks.cli.audit import audit_source_command
 from lgmt_tasks.cli.build import build
+from lgmt_tasks.cli.cache import cache_group
 from lgmt_tasks.cli.publish import publish_command
 from lgmt_tasks.cli.report import report
 from lgmt_tasks.cli.suites import suites_command
 from lgmt_tasks.cli.verify import verify_command
+from lgmt_tasks.hub.output import OutputFolderError
+from lgmt_tasks.sources.common import SourceDataError
 from lgmt_tasks.suites import SUITES
 
+USER_ERRORS: tuple[type[Exception], ...] = (SourceDataError, OutputFolderError)
+"""Errors in what the user gave (a source file, an output folder): their message is the whole story, so every
+`lgmt` command prints them as one `Error:` line with exit status 1, never a traceback."""
 
-@click.group()
+
+class LgmtGroup(click.Group):
+    """The `lgmt` group: a subcommand raising one of `USER_ERRORS` exits with click's one-line `Error:`."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        """Run the subcommand, turning user-input errors into `click.ClickException`."""
+        try:
+            return super().invoke(ctx)
+        except USER_ERRORS as exc:
+            raise click.ClickException(str(exc)) from None
+
+
+@click.group(cls=LgmtGroup)
 @click.version_option(__version__, prog_name="lgmt")
 def main() -> None:
     """lgmt-tasks: build, check and report logic-grounded reasoning evaluations."""
@@ -34,7 +52,7 @@ def lm_eval_path() -> None:
     click.echo(str(Path(configs.__file__).parent))
 
 
-for _command in (audit_source_command, build, publish_command, report, suites_command, verify_command):
+for _command in (audit_source_command, build, cache_group, publish_command, report, suites_command, verify_command):
     main.add_command(_command)
 for _suite in SUITES:
     for _command in getattr(_suite.module("cli"), "EXTRA_COMMANDS", ()):

@@ -20,7 +20,8 @@ from lgmt_tasks.sources.logicnli import PREMISE_MODES, PremiseMode
     "report_path",
     type=click.Path(dir_okay=False, writable=True),
     default=None,
-    help="Write every disagreement (id, gold, ours, premises_fol, conclusion_fol) to this JSONL file.",
+    help="Write every disagreement (id, gold, ours, premises_fol, conclusion_fol) and every unusable record "
+    "(id, field, reason, file, 1-based line and column) to this JSONL file, one object per line with its 'kind'.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @click.option(
@@ -69,7 +70,7 @@ def audit_source_command(
     workers: int,
     progress: bool,
 ) -> None:
-    r"""Parse every formula of a source file or folder, prove every label with Z3, compare with the gold label.
+    """Parse every formula of a source file or folder, prove every label with Z3, compare with the gold label.
 
     Prints: records, formulas unparsable (grouped by reason), problems decided / undecided / with contradictory
     premises, and agreement with the gold label as a fraction of decided problems that have one. SOURCE is
@@ -79,7 +80,7 @@ def audit_source_command(
     Examples:
       lgmt audit-source folio ../shared/data/folio/folio_v2_validation.jsonl --report disagreements.jsonl
       lgmt audit-source proverqa ../shared/data/proverqa --json
-    """
+    """  # noqa: D301  (click's no-rewrap marker is the backspace character, so the docstring is not raw)
     from lgmt_tasks.sources.audit import audit_source
 
     result = audit_source(

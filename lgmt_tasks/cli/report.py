@@ -7,9 +7,12 @@ LLMorph's flakiness table from a first run and the re-run of its failing groups 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
+
+if TYPE_CHECKING:
+    from lgmt_tasks.report.logs import LogSelection
 
 
 class SampleSize(click.ParamType):
@@ -32,7 +35,15 @@ class SampleSize(click.ParamType):
 
 @click.command("report")
 @click.argument("logs", nargs=-1, required=False, type=click.Path(exists=True))
-@click.option("--latest", is_flag=True, help="Only the newest log of each folder.")
+@click.option(
+    "--latest", is_flag=True, help="Only the newest log of each run: per task, model and task arguments (-T)."
+)
+@click.option(
+    "--include-incomplete",
+    is_flag=True,
+    help="Also report logs of unfinished runs (status started, error or cancelled); by default they are left out "
+    "of every table and named on stderr.",
+)
 @click.option(
     "--out",
     type=click.Path(file_okay=False),
@@ -85,6 +96,7 @@ class SampleSize(click.ParamType):
 def report(
     logs: tuple[str, ...],
     latest: bool,
+    include_incomplete: bool,
     out: str | None,
     lm_eval_results: tuple[str, ...],
     eval_report: bool,
@@ -93,7 +105,11 @@ def report(
     weakness: bool,
     flakiness: tuple[tuple[str, str], ...],
 ) -> None:
-    """Summarise Inspect logs (files or folders) as metric tables, or sample their violations for review."""
+    """Summarise Inspect logs (files or folders) as metric tables, or sample their violations for review.
+
+    A log that cannot be read (a truncated `.eval`) is skipped with a one-line warning naming it, and the others are
+    reported.
+    """
     if not logs and not lm_eval_results and not flakiness:
         raise click.UsageError(
             "give Inspect logs (files or folders), --lm-eval-results FILE, or --flakiness FIRST_LOG RERUN_LOG"
@@ -109,26 +125,17 @@ def report(
             "--lm-eval-results makes leaderboard rows; it cannot be combined with --weakness, "
             "--eval-report or --sample-violations"
         )
+    selection = _select(logs, latest, include_incomplete)
+    paths = selection.paths
     if weakness:
         from lgmt_tasks.logicasker.report import weakness_report
-        from lgmt_tasks.report.headline import log_paths as paths_of
 
-        click.echo(weakness_report(paths_of(logs, latest=latest), out=out))
+        click.echo(weakness_report(paths, out=out))
         return
     from inspect_ai.log import read_eval_log
 
-    from lgmt_tasks.report.headline import (
-        breakdown,
-        breakdown_groups,
-        display_table,
-        headline_table,
-        log_metrics,
-        log_paths,
-    )
+    from lgmt_tasks.report.headline import breakdown, breakdown_groups, display_table, headline_table, log_metrics
 
-    paths = log_paths(logs, latest=latest)
-    if logs and not paths:
-        raise click.ClickException(f"no logs found in {', '.join(logs)}")
     if sample_size is not None:
         _sample_violations(paths, sample_size, seed, out)
         return
@@ -159,9 +166,36 @@ def report(
         folder.mkdir(parents=True, exist_ok=True)
         table.to_csv(folder / "headline.csv", index=False)
         (folder / "headline.md").write_text(display_table(table).to_markdown(index=False) + "\n", encoding="utf-8")
-        _write_report(paths, lm_eval_results, folder)
+        # write_report leaves the unfinished runs out again, and names them in the index
+        _write_report(
+            [*paths, *(path for path, _ in selection.incomplete)], lm_eval_results, folder, include_incomplete
+        )
         if flakiness:
             _write_llmorph(flakiness, folder)
+
+
+def _select(logs: tuple[str, ...], latest: bool, include_incomplete: bool) -> LogSelection:
+    """The logs to report; a warning on stderr for each unreadable or unfinished log left out.
+
+    Raises:
+        click.ClickException: If logs were given but none is left to report (says why).
+    """
+    from lgmt_tasks.report.logs import LogSelection, select_logs
+
+    if not logs:
+        return LogSelection()
+    selection = select_logs(logs, latest=latest, include_incomplete=include_incomplete)
+    for line in selection.warnings():
+        click.echo(line, err=True)
+    if not selection.paths:
+        if selection.unreadable or selection.incomplete:
+            raise click.ClickException(
+                f"no readable log of a finished run in {', '.join(logs)} "
+                f"({len(selection.unreadable)} unreadable, {len(selection.incomplete)} unfinished; "
+                "--include-incomplete reports unfinished runs)"
+            )
+        raise click.ClickException(f"no logs found in {', '.join(logs)}")
+    return selection
 
 
 def _llmorph_sections(pairs: tuple[tuple[str, str], ...]) -> list[str]:
@@ -193,10 +227,12 @@ def _write_llmorph(pairs: tuple[tuple[str, str], ...], folder: Path) -> None:
             handle.write(f"\n## lexical: LLMorph's flakiness protocol\n\n- {title}: {links}\n")
 
 
-def _write_report(paths: list[str], lm_eval_results: tuple[str, ...], folder: Path) -> None:
+def _write_report(
+    paths: list[str], lm_eval_results: tuple[str, ...], folder: Path, include_incomplete: bool = False
+) -> None:
     from lgmt_tasks.report.write import write_report
 
-    written = write_report(paths, list(lm_eval_results), folder)
+    written = write_report(paths, list(lm_eval_results), folder, include_incomplete=include_incomplete)
     for suite, files in written.files.items():
         click.echo(f"{suite}: {len(files)} files in {folder / suite}")
     if written.foreign:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from lgmt_tasks.builders.command import check_out, overwrite_option, write_out
 from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
 
 
@@ -40,6 +41,7 @@ from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
     help="Processes to build with (the output does not depend on it).",
 )
 @click.option("--out", type=click.Path(), required=True, help="Output folder (e.g. datasets/divlogiceval).")
+@overwrite_option
 def build_command(
     per_type: int,
     seed: int,
@@ -51,6 +53,7 @@ def build_command(
     timeout_ms: int,
     num_proc: int,
     out: str,
+    overwrite: bool,
 ) -> None:
     """Build DivLogicEval four-option questions (3c1e, 3e1c, missing premise), every answer key proven by Z3."""
     from lgmt_tasks.divlogiceval.build import DivLogicEvalConfig, build_divlogiceval
@@ -69,8 +72,9 @@ def build_command(
         )
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from exc
+    check_out(out, overwrite)
     result = build_divlogiceval(config, progress=True, num_proc=num_proc)
-    write_divlogiceval_repo(result, out)
+    write_out(out, lambda folder: write_divlogiceval_repo(result, folder), overwrite)
     click.echo(result.stats.to_markdown(["drawn", "proven", "rows"]))
     click.echo(
         f"\n{len(result.dataset)} instances; answer positions {result.stats.notes['answer_positions']}. "

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -19,7 +20,8 @@ from typing import Any, Literal, get_args
 import datasets
 from inspect_ai.dataset import Sample
 
-from lgmt_tasks.builders.load import Build, load_selected_rows, where
+from lgmt_tasks.builders.load import Build, Loaded, dataset_metadata, load_selected, rows_only, summary_line, where
+from lgmt_tasks.builders.order import Strata, interleave
 from lgmt_tasks.divlogiceval.build import DEFAULT_N, DEFAULT_PER_TYPE, QUESTION_TYPES, DivLogicEvalConfig
 from lgmt_tasks.solvers.divlogiceval import LETTERS, checked_choice, rotation_prompts
 
@@ -61,6 +63,9 @@ made by showing them instead of `psg` / `opts` (`to_train_test_val.py` line 31).
 
 FORMULA = re.compile(r"[A-Z¬∧∨→()\s]+")
 """The characters of a propositional formula in the authors' notation and ours."""
+
+STRATA = Strata(("question_type",))
+"""Instances are ordered round-robin over their question type, so `--limit N` covers every type from N = 3."""
 
 
 def selected_types(question_type: str) -> tuple[str, ...]:
@@ -259,7 +264,7 @@ def load_released_rows(dataset: str, variant: str = "polished", revision: str | 
 # ------------------------------------------------------------------------------------------------ selection
 
 
-def load_divlogiceval_rows(
+def load_divlogiceval(
     question_type: str = "all",
     per_type: int = DEFAULT_PER_TYPE,
     seed: int = 0,
@@ -268,8 +273,8 @@ def load_divlogiceval_rows(
     dataset: str | None = None,
     revision: str | None = None,
     variant: str = "polished",
-) -> datasets.Dataset:
-    """The instances of the selected question types.
+) -> Loaded:
+    """The instances of the selected question types, round-robin over types, and their metadata for the log.
 
     With `dataset` in the authors' released layout (`is_released`), its `variant` file is read. With any other
     `dataset` (a folder written by `lgmt build divlogiceval`, or a Hub id), that dataset is read with
@@ -283,11 +288,7 @@ def load_divlogiceval_rows(
     check_variant(variant)
     selection = f"DivLogicEval instances of type {sorted(wanted)}"
     if dataset is not None and is_released(dataset):
-        rows = load_released_rows(dataset, variant, revision)
-        rows = rows.select(list(where(("question_type",), lambda t: t in wanted)(rows)))
-        if len(rows) == 0:
-            raise ValueError(f"no {selection} in the {variant} file of divlogiceval released data {dataset!r}")
-        return rows
+        return load_released(dataset, variant, revision, wanted, selection)
     if variant != "polished":
         raise ValueError(
             f"variant={variant!r} applies only to the authors' released data (a folder with polished.parquet / "
@@ -299,16 +300,51 @@ def load_divlogiceval_rows(
         from lgmt_tasks.divlogiceval.card import write_divlogiceval_repo
 
         config = build_config(per_type, seed, n, pool)
-        return Build(config.key(), lambda out: write_divlogiceval_repo(build_divlogiceval(config), out), BUILD_REVISION)
+        return Build(
+            config.key(),
+            lambda out: write_divlogiceval_repo(build_divlogiceval(config, progress=True), out),
+            BUILD_REVISION,
+        )
 
-    return load_selected_rows(
+    return load_selected(
         "divlogiceval",
         dataset=dataset,
         revision=revision,
         build=build,
         select=where(("question_type",), lambda t: t in wanted),
         selection=selection,
+        strata=STRATA,
+        expected=sorted(wanted),
+        unit="instances",
     )
+
+
+load_divlogiceval_rows = rows_only(load_divlogiceval)
+
+
+def load_released(dataset: str, variant: str, revision: str | None, wanted: set[str], selection: str) -> Loaded:
+    """The instances of the wanted types in one file of the authors' release, and their metadata for the log.
+
+    The release has no build statistics or card of ours: the metadata names the file and fingerprints its bytes.
+
+    Raises:
+        ValueError: When no instance is left (or see `load_released_rows`).
+    """
+    rows = load_released_rows(dataset, variant, revision)
+    total = len(rows)
+    rows = rows.select(list(where(("question_type",), lambda t: t in wanted)(rows)))
+    if len(rows) == 0:
+        raise ValueError(f"no {selection} in the {variant} file of divlogiceval released data {dataset!r}")
+    rows = interleave(rows, STRATA)
+    source: dict[str, Any] = {"kind": "released", "dataset": dataset, "variant": variant, "revision": revision}
+    file = Path(dataset) / f"{variant}.parquet"
+    metadata = dataset_metadata("divlogiceval", source, None, total=total, kept=len(rows), selection=selection)
+    if file.is_file():
+        metadata["fingerprint"] = "sha256:" + hashlib.sha256(file.read_bytes()).hexdigest()
+    per_type = Counter(rows["question_type"])
+    metadata.update(strata=STRATA.name, per_stratum=dict(sorted(per_type.items())))
+    print(f"lgmt_tasks: {summary_line('divlogiceval', metadata, 'instances')}", file=sys.stderr, flush=True)
+    return Loaded(rows, metadata)
 
 
 def shot_rows(

@@ -10,6 +10,8 @@ balanced, so this is also the mean of the three types).
 Numbers are fractions in [0, 1]; the paper prints percentages. PartialCircular is PC_α with the run's `-T alpha`
 (the paper's PartialCircular at α = 1, the default); a run with another α is labelled so in its setting, as are
 runs of s-DivLogicEval (`-T form=symbolic`, Table 7) and of the NoLR prompt (`-T instruction=no_reasoning`, Table 4).
+Any other task argument that differs between the logs reported (another `-T dataset=`, `question_type`, `seed`, ...)
+is appended to the setting as `name=value` (`lgmt_tasks.report.settings`), so runs that differ are never pooled.
 
 Run-to-run variation (Tables 2-3): when a model and setting has several runs, each epoch of each log being one run
 (`inspect eval --epochs 5`, or five separate logs), `run_variation` gives ACC, CIR and PC per run and their
@@ -29,6 +31,7 @@ from typing import Any
 import pandas as pd
 from inspect_ai.log import EvalLog
 
+from lgmt_tasks.report.settings import settings_key, settings_labels
 from lgmt_tasks.report.suite_report import SuiteReport
 from lgmt_tasks.report.suite_tools import LogLike, load_logs, pyplot, save_png, slug
 from lgmt_tasks.scorers.divlogiceval_metrics import OUTCOME_KEYS, mean, metric_values, stderr
@@ -58,6 +61,10 @@ def _outcome(sample: Any) -> Mapping[str, float] | None:
     return None
 
 
+SETTING_ARGS: tuple[str, ...] = ("shots", "form", "instruction", "alpha")
+"""The task arguments `setting_of` names itself."""
+
+
 def setting_of(log: EvalLog) -> str:
     """The run's setting label: `0-shot` or `3-shot` (`-T shots`), then any of the non-default settings.
 
@@ -79,10 +86,15 @@ def setting_of(log: EvalLog) -> str:
 def outcome_frame(logs: Iterable[LogLike]) -> pd.DataFrame:
     """One row per DivLogicEval instance and epoch: model, setting, question type and the outcome keys.
 
-    Logs of other tasks (no DivLogicEval score) contribute no rows.
+    Logs of other tasks (no DivLogicEval score) contribute no rows. The setting is `setting_of` the log, followed by
+    the other task arguments that differ between the DivLogicEval logs given.
     """
     rows = []
-    for log in load_logs(logs):
+    loaded = [log for log in load_logs(logs) if any(_outcome(sample) is not None for sample in log.samples or [])]
+    keys = [settings_key("divlogiceval", log.eval.task_args, exclude=SETTING_ARGS) for log in loaded]
+    labels = settings_labels(keys)
+    for log, key in zip(loaded, keys, strict=True):
+        setting = ", ".join(part for part in (setting_of(log), labels[key]) if part)
         for sample in log.samples or []:
             value = _outcome(sample)
             question_type = (sample.metadata or {}).get("question_type")
@@ -91,7 +103,7 @@ def outcome_frame(logs: Iterable[LogLike]) -> pd.DataFrame:
             rows.append(
                 {
                     "model": log.eval.model,
-                    "setting": setting_of(log),
+                    "setting": setting,
                     "log": str(log.location),
                     "id": sample.id,
                     "epoch": sample.epoch,

@@ -23,7 +23,7 @@ from lgmt_tasks.divlogiceval.dataset import (
     QuestionTypeChoice,
     VariantChoice,
     check_form,
-    load_divlogiceval_rows,
+    load_divlogiceval,
     record_to_sample,
     shot_rows,
     shown_row,
@@ -32,12 +32,14 @@ from lgmt_tasks.scorers.divlogiceval import circular_choice
 from lgmt_tasks.scorers.divlogiceval_metrics import check_alpha
 from lgmt_tasks.solvers.divlogiceval import InstructionChoice, check_instruction, check_shots, rotations_generate
 from lgmt_tasks.suites import suite
+from lgmt_tasks.task_params import validated_args
 
 VERSION = suite("divlogiceval").version
 """Declared once, in the suite registry (`lgmt_tasks.suites`); the lm-eval YAMLs carry the same value."""
 
 
 @task
+@validated_args
 def divlogiceval(
     question_type: QuestionTypeChoice = "all",
     shots: int = 0,
@@ -82,9 +84,10 @@ def divlogiceval(
     check_alpha(alpha)
     check_form(form)
     check_instruction(instruction)
-    rows = load_divlogiceval_rows(
+    loaded = load_divlogiceval(
         question_type, per_type=per_type, seed=seed, n=n, pool=pool, dataset=dataset, revision=revision, variant=variant
     )
+    rows = loaded.rows
     examples = (
         shot_rows(
             exclude_ids=rows["id"], per_type=per_type, seed=seed, n=n, pool=pool, dataset=dataset, revision=revision
@@ -99,6 +102,7 @@ def divlogiceval(
         solver=rotations_generate(),
         scorer=circular_choice(alpha),
         version=VERSION,
+        metadata=loaded.task_metadata,
     )
 
 

@@ -51,11 +51,27 @@ def scrub(text: str, token: str | None) -> str:
     return " ".join(text.split())
 
 
-def offline() -> bool:
-    """Whether `HF_HUB_OFFLINE` is set (read now, not when `huggingface_hub` was imported)."""
+OFFLINE_VARIABLES: tuple[str, ...] = ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
+"""The variables that put `huggingface_hub` in offline mode (it reads `TRANSFORMERS_OFFLINE` too)."""
+
+
+def offline_variable() -> str | None:
+    """The variable that puts the Hub client in offline mode, read now; None when online.
+
+    `huggingface_hub` reads both `OFFLINE_VARIABLES` when it is imported; when neither is set now but it was at
+    import, both names are given.
+    """
     from huggingface_hub import constants
 
-    return os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in _TRUE or bool(constants.HF_HUB_OFFLINE)
+    for name in OFFLINE_VARIABLES:
+        if os.environ.get(name, "").strip().lower() in _TRUE:
+            return name
+    return " or ".join(OFFLINE_VARIABLES) if constants.HF_HUB_OFFLINE else None
+
+
+def offline() -> bool:
+    """Whether the Hub client is in offline mode (see `offline_variable`)."""
+    return offline_variable() is not None
 
 
 def endpoint() -> str:
@@ -106,8 +122,9 @@ def publish(
     """
     validate_repo_id(repo_id)
     check = check_repo(folder, suite)
-    if offline():
-        raise PublishError("HF_HUB_OFFLINE is set: cannot push to the Hub (unset it to publish)")
+    variable = offline_variable()
+    if variable is not None:
+        raise PublishError(f"{variable} is set: cannot push to the Hub (unset it to publish)")
     from huggingface_hub import HfApi, get_token
 
     token = token or get_token()

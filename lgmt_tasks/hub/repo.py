@@ -26,6 +26,8 @@ from typing import Any
 import datasets
 import yaml
 
+from lgmt_tasks.hub.output import write_output_folder
+
 # Hub metadata vocabulary for `size_categories` (the card validator accepts these buckets).
 _SIZE_BUCKETS = [
     (1_000, "n<1K"),
@@ -154,22 +156,29 @@ def write_dataset_repo(
     configs: Mapping[str, Mapping[str, datasets.Dataset]],
     card: CardSpec,
     extra_files: Mapping[str, str] | None = None,
+    *,
+    overwrite: bool = False,
 ) -> Path:
-    """Write a Hub dataset repository folder.
+    """Write a Hub dataset repository folder, atomically, never over a folder we did not write.
+
+    The folder is written whole into a fresh folder beside `out_dir` and moved into place
+    (`lgmt_tasks.hub.output.write_output_folder`), so it holds exactly what its card lists and an interrupted
+    write leaves `out_dir` as it was.
 
     Args:
-        out_dir: Target folder (created). Its `data/` folder belongs to the writer: data files of the
-            configs are overwritten, and JSON Lines files there that the card does not declare (a previous
-            build's) are removed, so a rebuilt folder holds exactly what its card lists.
+        out_dir: Target folder: absent or empty, or (with `overwrite`) a previous build of ours.
         configs: `configs[config_name][split] = Dataset`; every split of a config must share its features.
         card: Card metadata and body.
         extra_files: Further text files to write (relative path -> content), e.g. `build_stats.json`.
+        overwrite: Replace a previous build of ours at `out_dir` (`lgmt build --overwrite`).
 
     Returns:
         The folder path.
+
+    Raises:
+        OutputFolderError: `out_dir` is a file, a folder that is not a previous build of ours, or a previous build
+            without `overwrite`.
     """
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     if not configs:
         raise ValueError("a dataset repository needs at least one config")
     for name, splits in configs.items():
@@ -178,29 +187,37 @@ def write_dataset_repo(
         features = {str(ds.features) for ds in splits.values()}
         if len(features) != 1:
             raise ValueError(f"config {name!r}: splits have different features")
-    declared = {out / data_file(name, split) for name, splits in configs.items() for split in splits}
-    for stale in sorted((out / "data").rglob("*.jsonl*")) if (out / "data").is_dir() else []:
-        if stale.is_file() and stale.name.endswith((".jsonl", DATA_SUFFIX)) and stale not in declared:
-            stale.unlink()
+    return write_output_folder(
+        out_dir, lambda folder: _write_repo_files(folder, configs, card, extra_files or {}), overwrite=overwrite
+    )
+
+
+def _write_repo_files(
+    out: Path, configs: Mapping[str, Mapping[str, datasets.Dataset]], card: CardSpec, extra_files: Mapping[str, str]
+) -> None:
+    """Write the data files, the card and the extra files into the empty folder `out`."""
     for name, splits in configs.items():
         for split, ds in splits.items():
             write_jsonl(ds, out / data_file(name, split))
     meta = yaml.safe_dump(front_matter(configs, card), sort_keys=False, allow_unicode=True, width=1000)
     (out / "README.md").write_text(f"---\n{meta}---\n\n{card.body.strip()}\n", encoding="utf-8")
-    for rel, text in (extra_files or {}).items():
+    for rel, text in extra_files.items():
         target = out / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
-    return out
 
 
 def content_cache_dir(folder: Path) -> Path:
-    """A `datasets` cache folder unique to the repository's file contents."""
+    """A `datasets` cache folder unique to the repository's file contents.
+
+    `.cache` folders inside the repository (written by `datasets`) are skipped; the test is on the path relative to
+    the repository, because the repository itself usually lives under `~/.cache` (the build cache).
+    """
     import hashlib
     import os
 
     h = hashlib.sha256()
-    for f in sorted(p for p in folder.rglob("*") if p.is_file() and ".cache" not in p.parts):
+    for f in sorted(p for p in folder.rglob("*") if p.is_file() and ".cache" not in p.relative_to(folder).parts):
         h.update(str(f.relative_to(folder)).encode())
         h.update(f.read_bytes())
     root = Path(os.environ.get("LGMT_CACHE_DIR") or Path.home() / ".cache" / "lgmt-tasks")
@@ -234,7 +251,13 @@ def load_dataset_repo(
 
 
 def write_build_repo(
-    out_dir: str | Path, dataset: datasets.Dataset, card: CardSpec, config: Mapping[str, Any], stats: Mapping[str, Any]
+    out_dir: str | Path,
+    dataset: datasets.Dataset,
+    card: CardSpec,
+    config: Mapping[str, Any],
+    stats: Mapping[str, Any],
+    *,
+    overwrite: bool = False,
 ) -> Path:
     """Write one suite build as a repository, the same way for every suite.
 
@@ -247,11 +270,16 @@ def write_build_repo(
         card: Card metadata and body.
         config: The build config as plain data (`Config.key()`).
         stats: The build statistics as plain data (`BuildStats.to_dict()`).
+        overwrite: Replace a previous build of ours at `out_dir`.
 
     Returns:
         The folder path.
     """
     text = json.dumps({"config": dict(config), **stats}, indent=2, sort_keys=True, default=str)
     return write_dataset_repo(
-        out_dir, {"default": {"test": dataset}}, card, extra_files={"build_stats.json": text + "\n"}
+        out_dir,
+        {"default": {"test": dataset}},
+        card,
+        extra_files={"build_stats.json": text + "\n"},
+        overwrite=overwrite,
     )

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import click
 
+from lgmt_tasks.builders.command import check_out, overwrite_option, write_out
 from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
 
 
@@ -77,6 +78,7 @@ from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
     help="Processes to build with (the output does not depend on it).",
 )
 @click.option("--out", type=click.Path(), required=True, help="Output folder (e.g. datasets/lexical).")
+@overwrite_option
 def build_command(
     source: str,
     source_path: str | None,
@@ -90,6 +92,7 @@ def build_command(
     transformer_model: str | None,
     num_proc: int,
     out: str,
+    overwrite: bool,
 ) -> None:
     """Build LLMorph's lexical relations on LGMT's source cases (function-based; LLM-based with a transformer)."""
     from lgmt_tasks.lexical.build import LexicalConfig, build_lexical
@@ -115,11 +118,12 @@ def build_command(
         )
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from exc
+    check_out(out, overwrite)
     result = build_lexical(config, progress=True, transformer=config.transformer, num_proc=num_proc)
     click.echo(result.stats.to_markdown(["proven", "candidates", "tried", "built"]))
     if len(result.dataset) == 0:
         raise click.ClickException("no group could be built (see the dropped reasons above); nothing written")
-    write_lexical_repo(result, out)
+    write_out(out, lambda folder: write_lexical_repo(result, folder), overwrite)
     click.echo(
         f"\n{len(result.dataset)} groups from {result.stats.notes['source_cases']} proven source cases; "
         f"{result.stats.total_dropped()} dropped. Written to {out}"

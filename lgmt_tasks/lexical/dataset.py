@@ -6,15 +6,19 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import datasets
 from inspect_ai.dataset import Sample
 
-from lgmt_tasks.builders.load import Build, load_selected_rows, where
+from lgmt_tasks.builders.load import Build, Loaded, load_selected, rows_only, where
+from lgmt_tasks.builders.order import Strata
 from lgmt_tasks.lexical.catalogue import DEFAULT_STYLE, LEXICAL_RELATIONS, NO_PART
 from lgmt_tasks.solvers.prompts import render_user_prompt
 
+STRATA = Strata(("mr",))
+"""Groups are ordered round-robin over their relation (as lm-eval's `load_docs` orders them), so `--limit N` covers
+min(N, relations) relations."""
 
-def load_lexical_rows(
+
+def load_lexical(
     mrs: Sequence[str],
     parts: Sequence[str],
     source: str = "generated",
@@ -24,8 +28,10 @@ def load_lexical_rows(
     style: str = DEFAULT_STYLE,
     dataset: str | None = None,
     revision: str | None = None,
-) -> datasets.Dataset:
+) -> Loaded:
     """The rows of the relations `mrs` in the parts `parts` (MR-49's groups, part `none`, come with any part).
+
+    The rows come round-robin over relations, with their metadata for the log.
 
     With `dataset` (a folder written by `lgmt build lexical`, or a Hub id), that dataset is read with
     `datasets.load_dataset` at `revision` and the build parameters are ignored. Otherwise the groups are built for
@@ -52,7 +58,7 @@ def load_lexical_rows(
         )
 
         def write(out: Path) -> None:
-            build = build_lexical(config)
+            build = build_lexical(config, progress=True)
             if len(build.dataset) == 0:  # nothing to cache: say why instead of writing an empty repository
                 raise ValueError(f"no lexical groups could be built for {config.key()}: {build.stats.to_dict()}")
             write_lexical_repo(build, out)
@@ -60,14 +66,20 @@ def load_lexical_rows(
         return Build(config.key(), write, BUILD_REVISION)
 
     ids = [m for m in LEXICAL_RELATIONS if m in wanted_mrs]
-    return load_selected_rows(
+    return load_selected(
         "lexical",
         dataset=dataset,
         revision=revision,
         build=build,
         select=where(("mr", "part"), lambda mr, part: mr in wanted_mrs and part in wanted_parts),
         selection=f"lexical groups for relations {ids} and parts {sorted(parts)}",
+        strata=STRATA,
+        expected=ids,
+        unit="groups",
     )
+
+
+load_lexical_rows = rows_only(load_lexical)
 
 
 def _absolute(path: str | None) -> str | None:

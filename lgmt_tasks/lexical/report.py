@@ -31,17 +31,18 @@ from pathlib import Path
 import pandas as pd
 from inspect_ai.log import EvalLog, read_eval_log
 
+from lgmt_tasks import suites as registry
 from lgmt_tasks.lexical.catalogue import LEXICAL_RELATIONS, NOISE_FLOOR
 from lgmt_tasks.lgmt import RELATION_IDS
 from lgmt_tasks.report.suite_report import SuiteReport
 from lgmt_tasks.scorers.lexical_metrics import flakiness_counts, flakiness_histogram
 from lgmt_tasks.scorers.pairwise import OUTCOME_KEYS, ratio_of_sums
 
-LEXICAL_SCORER = "lexical_consistency"
-"""The score name of the `lexical` task."""
+LEXICAL_SCORER = registry.suite("lexical").scorer
+"""The score name of the `lexical` task, `lexical_consistency` (from the suite registry)."""
 
-LGMT_SCORER = "metamorphic_consistency"
-"""The score name of the LGMT tasks."""
+LGMT_SCORER = registry.suite("lgmt").scorer
+"""The score name of the LGMT tasks, `metamorphic_consistency`."""
 
 FAMILIES = {LGMT_SCORER: "logic-grounded", LEXICAL_SCORER: "lexical"}
 

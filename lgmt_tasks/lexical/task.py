@@ -23,12 +23,13 @@ from inspect_ai.dataset import MemoryDataset
 from inspect_ai.model import Model
 
 from lgmt_tasks.lexical.catalogue import DEFAULT_STYLE, STYLES, resolve_mrs, resolve_parts
-from lgmt_tasks.lexical.dataset import load_lexical_rows, record_to_sample
+from lgmt_tasks.lexical.dataset import load_lexical, record_to_sample
 from lgmt_tasks.scorers.lexical import OUTPUTS, lexical_consistency
 from lgmt_tasks.scorers.lexical_text_relation import DEFAULT_THRESHOLD_MODE
 from lgmt_tasks.solvers.lexical import lexical_generate
 from lgmt_tasks.solvers.prompts import check_prompting
 from lgmt_tasks.suites import suite
+from lgmt_tasks.task_params import validated_args
 from lgmt_tasks.vocabulary import SOURCES, Prompting, Source
 
 VERSION = suite("lexical").version
@@ -38,6 +39,7 @@ Output = Literal["label", "text"]
 
 
 @task
+@validated_args
 def lexical(
     mr: str | list[str] = "function",
     part: str | list[str] = "all",
@@ -114,7 +116,7 @@ def lexical(
     check_prompting(prompting)
     scorer = lexical_consistency(output, thresholds, equivalent_threshold, different_threshold, embedding_model)
     mrs, parts = resolve_mrs(mr), resolve_parts(part)
-    rows = load_lexical_rows(
+    loaded = load_lexical(
         mrs,
         parts,
         source=source,
@@ -125,6 +127,7 @@ def lexical(
         dataset=dataset,
         revision=revision,
     )
+    rows = loaded.rows
     pending = sorted({r["mr"] for r in rows if r["pending"]})
     if pending and transformer_model is None:
         raise ValueError(
@@ -138,6 +141,7 @@ def lexical(
         ),
         scorer=scorer,
         version=VERSION,
+        metadata=loaded.task_metadata,
     )
 
 

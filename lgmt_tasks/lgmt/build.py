@@ -20,6 +20,7 @@ relation's bucket is built, in worker processes; see `builders.parallel`).
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -27,6 +28,7 @@ from typing import Any, Literal
 
 import datasets
 
+from lgmt_tasks.builders.cache import BUILD_LOGGER
 from lgmt_tasks.builders.parallel import process_pool
 from lgmt_tasks.builders.rows import dataset_from_rows
 from lgmt_tasks.builders.stats import BuildStats
@@ -273,6 +275,7 @@ def build_lgmt(config: LgmtConfig, progress: bool = False, num_proc: int = 1) ->
         cases = prove_sources(
             load_source_cases(config.source_config(), stats, workers), stats, config.timeout_ms, workers
         )
+        logging.getLogger(BUILD_LOGGER).info("%d proven source cases; %d relations", len(cases), len(config.mrs))
         jobs = []
         for mr in config.mrs:
             relation = RELATIONS[mr]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from lgmt_tasks.builders.command import check_out, overwrite_option, write_out
 from lgmt_tasks.lgmt.cli_audit import audit_translations_command
 from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
 from lgmt_tasks.vocabulary import SOURCES
@@ -72,6 +73,7 @@ from lgmt_tasks.vocabulary import SOURCES
     help="Processes to build with (the output does not depend on it).",
 )
 @click.option("--out", type=click.Path(), required=True, help="Output folder (e.g. datasets/lgmt).")
+@overwrite_option
 def build_command(
     source: str,
     source_path: str | None,
@@ -89,6 +91,7 @@ def build_command(
     translation_attempts: int,
     num_proc: int,
     out: str,
+    overwrite: bool,
 ) -> None:
     """Build LGMT metamorphic groups: sources x relations, every label and follow-up proven by Z3."""
     from lgmt_tasks.lgmt.build import LgmtConfig, build_lgmt
@@ -115,6 +118,7 @@ def build_command(
         )
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from exc
+    check_out(out, overwrite)
     result = build_lgmt(config, progress=True, num_proc=num_proc)
     if translator == "model":
         from lgmt_tasks.lgmt.translate import translate_build, with_translation
@@ -124,7 +128,7 @@ def build_command(
             result, translator_model, attempts=translation_attempts, timeout_ms=timeout_ms, progress=True
         )
         result = with_translation(result, translated, translation_stats)
-    write_lgmt_repo(result, out)
+    write_out(out, lambda folder: write_lgmt_repo(result, folder), overwrite)
     click.echo(result.stats.to_markdown(["candidates", "tried", "proven"]))
     click.echo(
         f"\n{len(result.dataset)} groups from a candidate pool of {result.stats.notes['candidate_pool']}; "

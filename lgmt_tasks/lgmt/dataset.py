@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import datasets
 from inspect_ai.dataset import Sample
 
-from lgmt_tasks.builders.load import Build, load_selected_rows, where
+from lgmt_tasks.builders.load import Build, Loaded, load_selected, rows_only, where
+from lgmt_tasks.builders.order import Strata
 from lgmt_tasks.lgmt.relations import RELATIONS
 from lgmt_tasks.solvers.prompts import render_user_prompt
 
@@ -33,7 +33,11 @@ def first_relation(mr: str) -> str:
     return mr.split("+", 1)[0]
 
 
-def load_lgmt_rows(
+STRATA = Strata(("mr",), first_relation)
+"""Groups are ordered round-robin over their (first) relation, so `--limit N` covers min(N, relations) relations."""
+
+
+def load_lgmt(
     mrs: tuple[str, ...],
     source: str = "generated",
     source_path: str | None = None,
@@ -45,8 +49,8 @@ def load_lgmt_rows(
     names: str = "abstract",
     dataset: str | None = None,
     revision: str | None = None,
-) -> datasets.Dataset:
-    """The rows of the relations `mrs`.
+) -> Loaded:
+    """The rows of the relations `mrs`, round-robin over relations, and their metadata for the log.
 
     With `dataset` (a folder written by `lgmt build`, or a Hub id), that dataset is read with
     `datasets.load_dataset` at `revision` and the build parameters are ignored. Otherwise the groups are built
@@ -78,16 +82,22 @@ def load_lgmt_rows(
                 "translator='model' needs a model: build with `lgmt build lgmt --translator model "
                 "--translator-model M` and pass the folder as -T dataset=..."
             )
-        return Build(config.key(), lambda out: write_lgmt_repo(build_lgmt(config), out), BUILD_REVISION)
+        return Build(config.key(), lambda out: write_lgmt_repo(build_lgmt(config, progress=True), out), BUILD_REVISION)
 
-    return load_selected_rows(
+    return load_selected(
         "lgmt",
         dataset=dataset,
         revision=revision,
         build=build,
         select=where(("mr",), lambda mr: first_relation(mr) in wanted),
         selection=f"LGMT groups for relations {sorted(wanted)}",
+        strata=STRATA,
+        expected=mrs,
+        unit="groups",
     )
+
+
+load_lgmt_rows = rows_only(load_lgmt)
 
 
 def _absolute(path: str | None) -> str | None:

@@ -5,6 +5,10 @@ difference between source and follow-up is the transformed formula (the paper's 
 new formula is put into English by the deterministic template realiser, whose reader proves it drift-free
 (`read(realize(f)) == f`). For a constant renaming (MR-S1) we first try to replace the constant's surface form in
 the original sentence; a sentence where it cannot be found is realised from its formula instead.
+
+The realiser speaks a constant as a proper name ("Lawton Park", "Ivan"), except one that the source's own English
+writes in lower case inside its sentences, such as FOLIO's `company` ("the company"): that one keeps its lower case,
+so a realised sentence names it the way the unchanged ones do.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lgmt_tasks.lgmt.relations.followup import FollowUp
-from lgmt_tasks.logic.lexicon import Lexicon, lexicon_for
+from lgmt_tasks.logic.lexicon import Lexicon, lexicon_for, split_name
 from lgmt_tasks.logic.realize import realize
 from lgmt_tasks.logic.syntax import Formula, signature
 from lgmt_tasks.sources.case import Case
@@ -33,7 +37,26 @@ class FollowUpEnglish:
 def case_lexicon(case: Case, followup: FollowUp, style: str = "natural") -> Lexicon:
     """One lexicon over the source and follow-up symbols, so a symbol reads the same in both."""
     formulas: list[Formula] = [*case.premises_fol, case.conclusion_fol, *followup.premises_fol, followup.conclusion_fol]
-    return lexicon_for(formulas, style=style)  # type: ignore[arg-type]
+    return lexicon_for(formulas, style=style, common_nouns=common_noun_constants(case))  # type: ignore[arg-type]
+
+
+def common_noun_constants(case: Case) -> frozenset[str]:
+    """The constants the source English writes in lower case inside a sentence, and never capitalised there.
+
+    A sentence's first word is capitalised whatever it is, so only later words count. A constant the English
+    never writes (a generated case's sentences come from the realiser; an MR-S fresh symbol) counts as a name.
+    """
+    sentences = [text.strip() for text in (*case.premises, case.conclusion)]
+    common: set[str] = set()
+    for name in signature(*case.premises_fol, case.conclusion_fol).constants:
+        phrase = " ".join(split_name(name))
+        if not phrase:
+            continue
+        pattern = re.compile(rf"(?<![\w]){re.escape(phrase)}(?![\w])", flags=re.IGNORECASE)
+        inside = [m.group() for text in sentences for m in pattern.finditer(text) if m.start() > 0]
+        if inside and all(found == phrase for found in inside):
+            common.add(name)
+    return frozenset(common)
 
 
 def _surface_forms(name: str) -> list[str]:

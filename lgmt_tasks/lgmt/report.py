@@ -10,10 +10,13 @@ How rows are pooled:
 
 - Epochs are reduced first, per log and sample, by the mean of each outcome key (Inspect's default reducer, under
   which the scorer's rates stay exact), so a group counts once whatever the number of epochs.
-- A setting is (model, prompting). A group evaluated in two logs of the same setting (same content-derived sample id)
-  is counted once, from the newest log.
+- A setting is (model, prompting, settings): `settings` holds the other task arguments that differ between the logs
+  reported (`-T source=folio`, another dataset or seed; `lgmt_tasks.report.settings`), so runs that differ in
+  source or arguments are never pooled. A group evaluated in two logs of the same setting (same content-derived
+  sample id) is counted once, from the newest log.
 - The paper reports Tables 4, 6, 7 and 9 under its default prompting (zero-shot CoT) and Table 8 across the four
-  strategies; here every table has a `prompting` column, so runs under any strategy are reported, never mixed.
+  strategies; here every table has `prompting` and `settings` columns, so runs under any strategy or arguments are
+  reported, never mixed.
 
 Intervals: `<rate>_stderr` is the delta-method standard error the scorer logs (group as the unit);
 `mvr_low` / `mvr_high` are 95% Wilson score intervals on (violations, parsed groups), which stay inside [0, 1] for
@@ -34,6 +37,8 @@ from typing import Any
 import pandas as pd
 from inspect_ai.analysis import EvalColumn, SampleColumn, samples_df
 
+from lgmt_tasks import suites as registry
+from lgmt_tasks.report.settings import settings_key, settings_labels
 from lgmt_tasks.report.suite_report import SuiteReport
 from lgmt_tasks.report.suite_tools import interval_bars, pyplot, save_png, slug
 from lgmt_tasks.report.suites import LGMT_TASKS, prompting_of, task_name
@@ -42,10 +47,8 @@ from lgmt_tasks.scorers.pairwise import OUTCOME_KEYS, RATE_NAMES, RATES
 from lgmt_tasks.vocabulary import PROMPTINGS
 
 SUITE = "lgmt"
-SCORER = "metamorphic_consistency"
-"""The LGMT scorer's name in logs (its dict score holds `OUTCOME_KEYS`)."""
-
-"""The paper's four strategies, in its order (Table 8)."""
+SCORER = registry.suite(SUITE).scorer
+"""The LGMT scorer's name in logs, `metamorphic_consistency` (its dict score holds `OUTCOME_KEYS`)."""
 
 CATEGORIES: tuple[str, ...] = ("MR-E", "MR-S", "MR-P", "MR-C")
 """The relation categories, in the paper's order (Table 7)."""
@@ -55,7 +58,7 @@ CATEGORY_COLOURS = {"MR-E": "tab:blue", "MR-S": "tab:orange", "MR-P": "tab:green
 AVG = "Avg. MVR"
 """Column of Tables 7 and 9 pooling the violations of every model (the paper's definition)."""
 
-_SETTING = ["model", "prompting"]
+_SETTING = ["model", "prompting", "settings"]
 
 
 def _columns() -> list[Any]:
@@ -75,8 +78,8 @@ def _columns() -> list[Any]:
 def group_frame(paths: Sequence[str | Path]) -> pd.DataFrame:
     """One row per scored group (epochs mean-reduced) of the LGMT logs among `paths`, deduplicated per setting.
 
-    Columns: `log`, `created`, `task`, `model`, `prompting`, `id`, `mr`, `category`, `epochs`, and the outcome
-    keys (0/1, or epoch means).
+    Columns: `log`, `created`, `task`, `model`, `prompting`, `settings` (`lgmt_tasks.report.settings`), `id`, `mr`,
+    `category`, `epochs`, and the outcome keys (0/1, or epoch means).
     """
     if not paths:
         return pd.DataFrame()
@@ -88,7 +91,10 @@ def group_frame(paths: Sequence[str | Path]) -> pd.DataFrame:
         return pd.DataFrame()
     args = frame["task_args"].map(lambda a: json.loads(a) if isinstance(a, str) else a)
     frame["prompting"] = [prompting_of(SUITE, a) for a in args]
-    keys = ["log", "created", "task", "model", "prompting", "id", "mr", "category"]
+    settings = [settings_key(SUITE, a) for a in args]
+    labels = settings_labels(settings)
+    frame["settings"] = [labels[key] for key in settings]
+    keys = ["log", "created", "task", "model", "prompting", "settings", "id", "mr", "category"]
     frame = frame.astype({k: float for k in OUTCOME_KEYS})
     reduced = frame.groupby(keys, dropna=False, sort=False).agg(
         epochs=("epoch", "count"), **{k: (k, "mean") for k in OUTCOME_KEYS}
@@ -154,17 +160,25 @@ def per_setting(groups: pd.DataFrame, by: Sequence[str] = ()) -> pd.DataFrame:
 
 
 def mvr_matrix(groups: pd.DataFrame, by: str) -> pd.DataFrame:
-    """Tables 7 and 9: per prompting, one row per `by` value; `Avg. MVR` pools every model, then one column each."""
+    """Tables 7 and 9: per prompting and settings, one row per `by` value; `Avg. MVR` pools every model.
+
+    Then one column per model.
+    """
     rows: list[dict[str, Any]] = []
     models = list(dict.fromkeys(groups["model"]))
-    for (prompting, value), chunk in groups.groupby(["prompting", by], sort=False):
-        row: dict[str, Any] = {"prompting": prompting, by: value, AVG: rates(chunk, ["mvr"])["mvr"]}
+    for (prompting, settings, value), chunk in groups.groupby(["prompting", "settings", by], sort=False):
+        row: dict[str, Any] = {
+            "prompting": prompting,
+            "settings": settings,
+            by: value,
+            AVG: rates(chunk, ["mvr"])["mvr"],
+        }
         for model in models:
             part = chunk[chunk["model"] == model]
             row[model] = rates(part, ["mvr"])["mvr"] if len(part) else math.nan
         rows.append(row)
-    table = pd.DataFrame(rows, columns=["prompting", by, AVG, *models])
-    return table.sort_values(["prompting", by], key=_order, kind="stable").reset_index(drop=True)
+    table = pd.DataFrame(rows, columns=["prompting", "settings", by, AVG, *models])
+    return table.sort_values(["prompting", "settings", by], key=_order, kind="stable").reset_index(drop=True)
 
 
 def tables(groups: pd.DataFrame) -> tuple[dict[str, pd.DataFrame], dict[str, str]]:
@@ -197,9 +211,13 @@ def tables(groups: pd.DataFrame) -> tuple[dict[str, pd.DataFrame], dict[str, str
     return out, titles
 
 
-def relation_plot(relations: pd.DataFrame, model: str, prompting: str, path: Path, by: str = "relation") -> Path:
+def relation_plot(
+    relations: pd.DataFrame, model: str, prompting: str, path: Path, by: str = "relation", settings: str = ""
+) -> Path:
     """Bars of MVR per relation (or category) of one setting, with 95% Wilson intervals, coloured by category."""
-    chunk = relations[(relations["model"] == model) & (relations["prompting"] == prompting)]
+    chunk = relations[
+        (relations["model"] == model) & (relations["prompting"] == prompting) & (relations["settings"] == settings)
+    ]
     labels = [str(v) for v in chunk[by]]
     colours = [CATEGORY_COLOURS.get(_category_of(v), "tab:gray") for v in labels]
     counts = [
@@ -211,7 +229,8 @@ def relation_plot(relations: pd.DataFrame, model: str, prompting: str, path: Pat
         list(chunk["mvr"]),
         list(chunk["mvr_low"]),
         list(chunk["mvr_high"]),
-        title=f"MVR per {by} (parsed groups in brackets), 95% Wilson intervals\n{model}, {prompting}",
+        title=f"MVR per {by} (parsed groups in brackets), 95% Wilson intervals\n{model}, {prompting}"
+        + (f", {settings}" if settings else ""),
         xlabel="metamorphic violation rate",
         colors=colours,
     )
@@ -225,7 +244,7 @@ COMPARED: tuple[str, ...] = ("acc_static", "acc_cons", "hdr", "mvr", "fur")
 def prompting_plot(setting: pd.DataFrame, path: Path) -> Path:
     """Table 8 as bars: one panel per metric, models on the x axis, one bar per prompting (± 1.96 standard errors)."""
     plt = pyplot()
-    models = list(dict.fromkeys(setting["model"]))
+    runs = list(dict.fromkeys(zip(setting["model"], setting["settings"], strict=True)))
     promptings = sorted(set(setting["prompting"]), key=lambda p: (PROMPTINGS.index(p) if p in PROMPTINGS else 9, p))
     fig, axes = plt.subplots(1, len(COMPARED), figsize=(3.0 * len(COMPARED), 3.4), sharey=True)
     width = 0.8 / max(1, len(promptings))
@@ -234,8 +253,12 @@ def prompting_plot(setting: pd.DataFrame, path: Path) -> Path:
             xs: list[float] = []
             values: list[float] = []
             errors: tuple[list[float], list[float]] = ([], [])
-            for i, model in enumerate(models):
-                row = setting[(setting["model"] == model) & (setting["prompting"] == prompting)]
+            for i, (model, settings) in enumerate(runs):
+                row = setting[
+                    (setting["model"] == model)
+                    & (setting["prompting"] == prompting)
+                    & (setting["settings"] == settings)
+                ]
                 if row.empty:
                     continue
                 value, stderr = float(row[metric].iloc[0]), float(row[f"{metric}_stderr"].iloc[0])
@@ -246,7 +269,8 @@ def prompting_plot(setting: pd.DataFrame, path: Path) -> Path:
                 errors[0].append(min(half, value))  # clipped to [0, 1]
                 errors[1].append(min(half, 1.0 - value))
             ax.bar(xs, values, width=width, yerr=errors, capsize=2, label=prompting)
-        ax.set_xticks(range(len(models)), models, rotation=30, ha="right", fontsize=7)
+        names = [f"{model}\n{settings}" if settings else model for model, settings in runs]
+        ax.set_xticks(range(len(runs)), names, rotation=30, ha="right", fontsize=7)
         ax.set_title(metric, fontsize=10)
         ax.set_ylim(0.0, 1.0)
     axes[0].set_ylabel("rate (± 1.96 standard errors)")
@@ -261,10 +285,14 @@ def plots(groups: pd.DataFrame, folder: Path) -> list[Path]:
     relations = per_setting(groups, ["mr"]).rename(columns={"mr": "relation"})
     categories = per_setting(groups, ["category"])
     written: list[Path] = []
-    for model, prompting in relations[_SETTING].drop_duplicates().itertuples(index=False):
-        name = f"{slug(str(model))}_{slug(str(prompting))}.png"
-        written.append(relation_plot(relations, model, prompting, folder / f"mvr_relations_{name}"))
-        written.append(relation_plot(categories, model, prompting, folder / f"mvr_categories_{name}", by="category"))
+    for model, prompting, settings in relations[_SETTING].drop_duplicates().itertuples(index=False):
+        name = "_".join([slug(str(model)), slug(str(prompting)), *([slug(settings)] if settings else [])]) + ".png"
+        written.append(relation_plot(relations, model, prompting, folder / f"mvr_relations_{name}", settings=settings))
+        written.append(
+            relation_plot(
+                categories, model, prompting, folder / f"mvr_categories_{name}", by="category", settings=settings
+            )
+        )
     written.append(prompting_plot(per_setting(groups), folder / "prompting_comparison.png"))
     return written
 

@@ -20,10 +20,11 @@ from typing import Any
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 
-from lgmt_tasks.lgmt.dataset import MR_SETS, load_lgmt_rows, record_to_sample
+from lgmt_tasks.lgmt.dataset import MR_SETS, load_lgmt, record_to_sample
 from lgmt_tasks.scorers.lgmt import metamorphic_consistency
 from lgmt_tasks.solvers.group import group_generate
 from lgmt_tasks.suites import suite
+from lgmt_tasks.task_params import validated_args
 from lgmt_tasks.vocabulary import Prompting, Source
 
 VERSION = suite("lgmt").version
@@ -63,12 +64,13 @@ def lgmt_task(relation_set: str, prompting: str = "zero_shot_cot", prefill: bool
     Returns:
         The task.
     """
-    rows = load_lgmt_rows(MR_SETS[relation_set], **params)
+    loaded = load_lgmt(MR_SETS[relation_set], **params)
     return Task(
-        dataset=MemoryDataset([record_to_sample(dict(r)) for r in rows], name=f"lgmt_{relation_set}"),
+        dataset=MemoryDataset([record_to_sample(dict(r)) for r in loaded.rows], name=f"lgmt_{relation_set}"),
         solver=group_generate(prompting, prefill=prefill),
         scorer=metamorphic_consistency(),
         version=VERSION,
+        metadata=loaded.task_metadata,
     )
 
 
@@ -105,7 +107,7 @@ def _define(relation_set: str, summary: str) -> Callable[..., Task]:
 
     lgmt_variant.__name__ = lgmt_variant.__qualname__ = relation_set
     lgmt_variant.__doc__ = summary + "\n" + ARGS_DOC
-    return task(name=relation_set)(lgmt_variant)
+    return task(name=relation_set)(validated_args(lgmt_variant))
 
 
 mr_e = _define("mr_e", "All formula-level relations (MR-E1.1–E1.6, MR-E2.1–E2.4).")

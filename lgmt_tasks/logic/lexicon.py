@@ -2,7 +2,7 @@
 
 The realiser (`realize.py`) and the reader (`read.py`) share one immutable `Lexicon`: for every predicate
 (with its arity) a *template*, a sequence of words and argument slots such as `[0, "is", "resident", "of", 1]`
-("tom is resident of lawton park"), and for every constant a *phrase* (`lawtonPark` -> "lawton park").
+("Tom is resident of Lawton Park"), and for every constant a *phrase* (`lawtonPark` -> "Lawton Park").
 
 Why the lexicon carries a proof obligation
 ------------------------------------------
@@ -46,8 +46,15 @@ a dot stays on the word before it (`mr.smith` -> "mr. smith") and hyphenated par
 * Arity 2, otherwise, when the last word is a preposition: "x is <words> y" (`ResidentOf` -> "x is resident of y").
 * Everything else, and style="abstract": "x has property P", "x bears relation R to y",
   "x, y and z stand in relation R" (the paper's formal phrasing), "P is true"; constants keep their raw names.
+* Constants name individuals, so a natural constant phrase is a proper name: its words are capitalised, all but
+  articles and prepositions after the first (`alice` -> "Alice", `lawtonPark` -> "Lawton Park",
+  `nationalLibraryOfMedicine` -> "National Library of Medicine"), and read back exactly as written. Without this a
+  name inside a sentence would read as a common noun ("either ursula writes poetry or ..."). Abstract-looking
+  names (`c1`, `Con1`) and raw-name fallbacks keep their spelling, and so do the constants a caller names as
+  common nouns (`lexicon_for(..., common_nouns=...)`: FOLIO writes its constant `company` as "the company").
 * Natural phrases never contain the words "and", "or", "if" (a human could take them for connectives), the
-  letters u-z as words, or a variable name of the formulas; such names fall back to the abstract phrasing.
+  letters u-z as words, or a variable name of the formulas (compared in lower case); such names fall back to the
+  abstract phrasing.
 
 Equality is "a is identical to b" for every lexicon.
 """
@@ -278,6 +285,19 @@ def split_name(name: str) -> tuple[str, ...]:
     return tuple(w.lower() for w in words)
 
 
+NAME_MINOR_WORDS = frozenset({"a", "an", "the"} | PREPOSITIONS)
+"""Words a proper name keeps in lower case after its first word ("National Library of Medicine")."""
+
+
+def proper_name(words: Sequence[str]) -> tuple[str, ...]:
+    """The words of a constant written as a proper name: `("lawton", "park")` -> `("Lawton", "Park")`.
+
+    The first word and every word but an article or preposition get a capital first letter (when `fold` can undo
+    it, see `capitalize`), so "the beatles" reads "The Beatles" and "mr. smith" reads "Mr. Smith".
+    """
+    return tuple(w if i and w in NAME_MINOR_WORDS else capitalize(w) for i, w in enumerate(words))
+
+
 def looks_abstract(name: str) -> bool:
     """Tell whether `name` is a placeholder (`P`, `Q2`, `Pre1`, `Con1`, `c1`), which the paper speaks formally."""
     return _ABSTRACT_NAME.fullmatch(name) is not None
@@ -411,7 +431,7 @@ class Lexicon:
             raise LexiconError(f"constant {name!r} is not in the lexicon") from None
 
     def constant_phrase(self, name: str) -> str:
-        """How constant `name` is spoken ("lawton park"), e.g. to find or replace it in source English."""
+        """How constant `name` is spoken ("Lawton Park"), e.g. to find or replace it in source English."""
         return " ".join(self.constant_words(name))
 
     @cached_property
@@ -982,13 +1002,15 @@ def _predicate_candidates(name: str, arity: int, style: Style, avoid: frozenset[
     return [(t, nat) for t, nat in out if _template_problem(t, arity) is None]
 
 
-def _constant_candidates(name: str, style: Style, avoid: frozenset[str]) -> list[tuple[tuple[str, ...], bool]]:
-    """Phrases to try for a constant, best first, each flagged natural or not."""
+def _constant_candidates(
+    name: str, style: Style, avoid: frozenset[str], proper: bool = True
+) -> list[tuple[tuple[str, ...], bool]]:
+    """Phrases to try for a constant, best first, each flagged natural or not (`proper`: capitalise its words)."""
     out: list[tuple[tuple[str, ...], bool]] = []
     if style == "natural" and not looks_abstract(name):
         words = split_name(name)
-        if words and _words_ok(words, avoid):
-            out.append((words, True))
+        if words and _words_ok(words, avoid):  # checked in lower case: "And" is still a connective to a reader
+            out.append((proper_name(words) if proper else words, True))
     for k in range(1, _MAX_SUFFIX + 1):
         raw = name if k == 1 else f"{name}_{k}"
         if _words_ok([raw], avoid):
@@ -1071,6 +1093,7 @@ def lexicon_for(
     *,
     style: Style = "natural",
     overrides: Mapping[str | PredicateKey, str] | None = None,
+    common_nouns: Iterable[str] = (),
 ) -> Lexicon:
     """Build a lexicon for the symbols of `formulas`, natural where possible and always unambiguous.
 
@@ -1086,6 +1109,8 @@ def lexicon_for(
         overrides: English for chosen symbols: a constant name maps to its phrase ("Lawton Park"), a
             `(name, arity)` key maps to a pattern with slots ("{0} lives in {1}"). Overrides are kept as given;
             one that makes atoms ambiguous raises `LexiconError`.
+        common_nouns: Constants that are not proper names and keep the lower case in the natural style, e.g.
+            FOLIO's `company`, which its English writes "the company" (a name not among the symbols is ignored).
 
     Returns:
         The lexicon. When natural phrases collide (two symbols, or an atom and a longer atom, could be read
@@ -1107,7 +1132,8 @@ def lexicon_for(
     avoid = frozenset(variables)
 
     predicate_chains = {key: _predicate_candidates(*key, style, avoid) for key in sig.predicates}
-    constant_chains = {name: _constant_candidates(name, style, avoid) for name in sig.constants}
+    common = frozenset(common_nouns)
+    constant_chains = {name: _constant_candidates(name, style, avoid, name not in common) for name in sig.constants}
     for key, text in (overrides or {}).items():
         if isinstance(key, tuple):
             template = parse_pattern(text, key[1])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from lgmt_tasks.builders.command import check_out, overwrite_option, write_out
 from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
 
 
@@ -36,6 +37,7 @@ from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
     help="Processes to build with (the output does not depend on it).",
 )
 @click.option("--out", type=click.Path(), default=None, help="Output folder (e.g. datasets/logicasker).")
+@overwrite_option
 def build_command(
     logic: tuple[str, ...],
     category: tuple[str, ...],
@@ -49,6 +51,7 @@ def build_command(
     list_rules: bool,
     num_proc: int,
     out: str | None,
+    overwrite: bool,
 ) -> None:
     """Build LogicAsker tests: every skill at every length, balanced yes/no, every answer proven by Z3."""
     from lgmt_tasks.logicasker.build import LogicAskerConfig, build_logicasker, parse_lengths, summary
@@ -76,6 +79,7 @@ def build_command(
         return
     if out is None:
         raise click.UsageError("--out is required (or use --list)")
+    check_out(out, overwrite)
     result = build_logicasker(config, progress=True, num_proc=num_proc)
-    write_logicasker_repo(result, out)
+    write_out(out, lambda folder: write_logicasker_repo(result, folder), overwrite)
     click.echo(f"\n{summary(result)}\nWritten to {out}")

@@ -5,18 +5,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import datasets
 from inspect_ai.dataset import Sample
 
-from lgmt_tasks.builders.load import Build, load_selected_rows, where
+from lgmt_tasks.builders.load import Build, Loaded, load_selected, rows_only, where
+from lgmt_tasks.builders.order import Strata
 from lgmt_tasks.logicasker.build import DEFAULT_PER_SKILL, LogicAskerConfig, parse_lengths
 from lgmt_tasks.logicasker.catalogue import get_skill, select
 
 DEFAULT_LENGTHS: tuple[int, ...] = (1,)
 """Chain lengths built when none is given (the paper's per-skill experiment tests single rule applications)."""
 
+STRATA = Strata(("rule",))
+"""Tests are ordered round-robin over their skill (rule), so `--limit N` covers min(N, skills) skills."""
 
-def load_logicasker_rows(
+
+def load_logicasker(
     logic: str | Sequence[str] | None = None,
     category: str | Sequence[str] | None = None,
     rule: str | Sequence[str] | None = None,
@@ -25,8 +28,8 @@ def load_logicasker_rows(
     seed: int = 0,
     dataset: str | None = None,
     revision: str | None = None,
-) -> datasets.Dataset:
-    """The LogicAsker rows of the selected skills and lengths.
+) -> Loaded:
+    """The LogicAsker rows of the selected skills and lengths, round-robin over skills, and their metadata.
 
     With `dataset` (a folder written by `lgmt build logicasker`, or a Hub id), that dataset is read with
     `datasets.load_dataset` at `revision` and filtered by the selection (`length` None keeps every length;
@@ -44,7 +47,7 @@ def load_logicasker_rows(
         revision: Hub revision of `dataset`.
 
     Returns:
-        The rows.
+        The rows and their metadata for the log.
 
     Raises:
         ValueError: On an invalid selection, or when no row is left.
@@ -67,16 +70,26 @@ def load_logicasker_rows(
             per_skill=per_skill,
             seed=seed,
         )
-        return Build(config.key(), lambda out: write_logicasker_repo(build_logicasker(config), out), BUILD_REVISION)
+        return Build(
+            config.key(),
+            lambda out: write_logicasker_repo(build_logicasker(config, progress=True), out),
+            BUILD_REVISION,
+        )
 
-    return load_selected_rows(
+    return load_selected(
         "logicasker",
         dataset=dataset,
         revision=revision,
         build=build,
         select=where(("rule", "length"), lambda name, n: name in names and (lengths is None or n in lengths)),
         selection=f"LogicAsker tests for {len(names)} selected rule(s) at lengths {lengths}",
+        strata=STRATA,
+        expected=[s.name for s in skills],
+        unit="tests",
     )
+
+
+load_logicasker_rows = rows_only(load_logicasker)
 
 
 def _tuple(value: str | Sequence[str] | None) -> tuple[str, ...]:

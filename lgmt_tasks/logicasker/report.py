@@ -10,8 +10,10 @@ tests per skill give wide intervals and two skills whose intervals overlap are n
 answer that followed the instruction have no accuracy; they are listed last, never as weaknesses.
 
 `suite_report` gives the paper's other breakdowns for `lgmt report --out` (§4: per model, logic, category, problem
-type, chain length and gold answer, the weakest leaves, and Table 6's demonstrations), per run setting (model and
-`-T demonstrations`), with the same counts and intervals.
+type, chain length and gold answer, the weakest leaves, and Table 6's demonstrations), per run setting (model,
+`-T demonstrations` and `settings`: the other task arguments that differ between the logs, see
+`lgmt_tasks.report.settings`, so runs with another `-T logic=`, `seed=` or dataset are never pooled), with the same
+counts and intervals.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from inspect_ai.log import EvalLog, read_eval_log
 
 from lgmt_tasks.logicasker.catalogue import YES_TYPE, Skill, get_skill
 from lgmt_tasks.report.headline import log_paths
+from lgmt_tasks.report.settings import settings_key, settings_labels
 from lgmt_tasks.report.suite_report import SuiteReport
 from lgmt_tasks.report.suite_tools import load_logs
 from lgmt_tasks.scorers.intervals import wilson_interval
@@ -253,12 +256,12 @@ ATTRIBUTES: dict[str, tuple[str, str]] = {
 }
 """Column of `outcome_frame` → (table stem, title) of its per-attribute table."""
 
-SETTING_KEYS: tuple[str, ...] = ("model", "demonstrations")
-"""One run setting: the model and the demonstrations it was shown (Table 6's columns)."""
+SETTING_KEYS: tuple[str, ...] = ("model", "demonstrations", "settings")
+"""One run setting: the model, the demonstrations it was shown (Table 6's columns) and the other differing arguments."""
 
 OUTCOME_COLUMNS: tuple[str, ...] = (
-    "log", "model", "demonstrations", "id", "epoch", "rule", "skill", "logic", "category", "problem_type", "length",
-    "label", "correct", "answered",
+    "log", "model", "demonstrations", "settings", "id", "epoch", "rule", "skill", "logic", "category", "problem_type",
+    "length", "label", "correct", "answered",
 )  # fmt: skip
 """The columns of `outcome_frame`."""
 
@@ -274,8 +277,10 @@ def outcome_frame(logs: Iterable[str | Path | EvalLog]) -> pd.DataFrame:
         `demonstrations` the task's `-T demonstrations` (`none` when not given).
     """
     rows: list[dict[str, object]] = []
-    for log in load_logs(logs):
-        mode = str((log.eval.task_args or {}).get("demonstrations") or "none")
+    loaded = load_logs(logs)
+    labels = setting_labels(loaded)
+    for log in loaded:
+        mode = _mode(log)
         for sample in log.samples or []:
             value = _score_value(sample.scores)
             meta = sample.metadata or {}
@@ -286,6 +291,7 @@ def outcome_frame(logs: Iterable[str | Path | EvalLog]) -> pd.DataFrame:
                     "log": Path(str(log.location)).name,
                     "model": log.eval.model,
                     "demonstrations": mode,
+                    "settings": labels.get(id(log), ""),
                     "id": sample.id,
                     "epoch": sample.epoch,
                     "rule": str(meta["rule"]),
@@ -359,15 +365,32 @@ def accuracy_table(frame: pd.DataFrame, by: Sequence[str] = ()) -> pd.DataFrame:
     return _integral(pd.DataFrame(rows, columns=columns))
 
 
-def _settings(frame: pd.DataFrame) -> list[tuple[str, str]]:
-    return sorted({(str(m), str(d)) for m, d in zip(frame["model"], frame["demonstrations"], strict=True)})
+def _mode(log: EvalLog) -> str:
+    """The run's `-T demonstrations` (`none` when not given)."""
+    return str((log.eval.task_args or {}).get("demonstrations") or "none")
 
 
-def _setting_logs(logs: Sequence[EvalLog], model: str, mode: str) -> list[EvalLog]:
+def setting_labels(logs: Sequence[EvalLog]) -> dict[int, str]:
+    """`id(log)` → its `settings` label among the LogicAsker logs given (`lgmt_tasks.report.settings`)."""
+    scored = [log for log in logs if any(_score_value(s.scores) for s in log.samples or [])]
+    keys = {id(log): settings_key("logicasker", log.eval.task_args) for log in scored}
+    labels = settings_labels(keys.values())
+    return {log_id: labels[key] for log_id, key in keys.items()}
+
+
+def _settings(frame: pd.DataFrame) -> list[tuple[str, str, str]]:
+    return sorted(
+        {
+            (str(m), str(d), str(s))
+            for m, d, s in zip(frame["model"], frame["demonstrations"], frame["settings"], strict=True)
+        }
+    )
+
+
+def _setting_logs(logs: Sequence[EvalLog], model: str, mode: str, settings: str) -> list[EvalLog]:
+    labels = setting_labels(logs)
     return [
-        log
-        for log in logs
-        if log.eval.model == model and str((log.eval.task_args or {}).get("demonstrations") or "none") == mode
+        log for log in logs if log.eval.model == model and _mode(log) == mode and labels.get(id(log), "") == settings
     ]
 
 
@@ -381,12 +404,13 @@ def skill_table(logs: Sequence[EvalLog], frame: pd.DataFrame, by: Grain, top: in
         top: Keep only the `top` weakest answered skills of each setting (None: every skill, unranked ones last).
     """
     parts = []
-    for model, mode in _settings(frame):
-        rows = skill_accuracies(_setting_logs(logs, model, mode), by=by)
+    for model, mode, settings in _settings(frame):
+        rows = skill_accuracies(_setting_logs(logs, model, mode, settings), by=by)
         if top is not None:
             rows = [r for r in rows if not math.isnan(r.accuracy)][:top]
         table = weakness_table(rows)
         if not table.empty:
+            table.insert(0, "settings", settings)
             table.insert(0, "demonstrations", mode)
             table.insert(0, "model", model)
             parts.append(table)
@@ -394,8 +418,12 @@ def skill_table(logs: Sequence[EvalLog], frame: pd.DataFrame, by: Grain, top: in
 
 
 def demonstrations_table(overall: pd.DataFrame) -> pd.DataFrame:
-    """Table 6: response accuracy per model (rows) and demonstrations (columns: none, random, weakness)."""
-    table = overall.pivot(index="model", columns="demonstrations", values="response_accuracy")
+    """Table 6: response accuracy per model (rows) and demonstrations (columns: none, random, weakness).
+
+    Runs that differ in other arguments get a row each, named in a `settings` column (absent when all agree).
+    """
+    index = ["model", "settings"] if (overall["settings"] != "").any() else ["model"]
+    table = overall.pivot(index=index, columns="demonstrations", values="response_accuracy")
     order = [m for m in ("none", "random", "weakness") if m in table.columns]
     table = table[order + [c for c in table.columns if c not in order]]
     names = {"none": "zero-shot", "random": "random demonstrations", "weakness": "weakness demonstrations"}
@@ -414,7 +442,7 @@ def skill_plots(skills: pd.DataFrame, out_dir: Path) -> list[Path]:
     from lgmt_tasks.report.suite_tools import interval_bars, save_png, slug
 
     written = []
-    for (model, mode), part in skills.groupby(["model", "demonstrations"], sort=True):
+    for (model, mode, settings), part in skills.groupby(["model", "demonstrations", "settings"], sort=True):
         ranked = part[part["accuracy"].notna()]
         if ranked.empty:
             continue
@@ -424,13 +452,15 @@ def skill_plots(skills: pd.DataFrame, out_dir: Path) -> list[Path]:
             ranked["accuracy"].tolist(),
             ranked["low"].tolist(),
             ranked["high"].tolist(),
-            title=f"LogicAsker response accuracy per skill: {model} (demonstrations: {mode})"
+            title=f"LogicAsker response accuracy per skill: {model} (demonstrations: {mode}"
+            + (f"; {settings})" if settings else ")")
             + (f"\n{dropped} skill(s) with no answer that followed the instruction not shown" if dropped else ""),
             xlabel="response accuracy (correct / answered), 95% Wilson interval",
             colors=[CATEGORY_COLOURS.get(str(c), "tab:gray") for c in ranked["category"]],
             legend={c: CATEGORY_COLOURS[c] for c in CATEGORY_COLOURS if c in set(ranked["category"])},
         )
-        written.append(save_png(fig, out_dir / f"skills_{slug(str(model))}_{slug(str(mode))}.png"))
+        name = "_".join([slug(str(model)), slug(str(mode)), *([slug(str(settings))] if settings else [])])
+        written.append(save_png(fig, out_dir / f"skills_{name}.png"))
     return written
 
 

@@ -25,11 +25,12 @@ from inspect_ai.dataset import MemoryDataset
 
 from lgmt_tasks.logicasker.build import DEFAULT_PER_SKILL
 from lgmt_tasks.logicasker.catalogue import select
-from lgmt_tasks.logicasker.dataset import load_logicasker_rows, record_to_sample
+from lgmt_tasks.logicasker.dataset import load_logicasker, record_to_sample
 from lgmt_tasks.logicasker.demonstrations import demonstrations_for, random_leaves
 from lgmt_tasks.scorers.logicasker import yes_no_answer
 from lgmt_tasks.solvers.logicasker import logicasker_generate
 from lgmt_tasks.suites import suite
+from lgmt_tasks.task_params import validated_args
 
 VERSION = suite("logicasker").version
 """Declared once, in the suite registry (`lgmt_tasks.suites`); the lm-eval YAMLs carry the same value."""
@@ -72,6 +73,7 @@ def build_demonstrations(
 
 
 @task
+@validated_args
 def logicasker(
     logic: str | None = None,
     category: str | None = None,
@@ -102,7 +104,7 @@ def logicasker(
     Returns:
         The task.
     """
-    rows = load_logicasker_rows(
+    loaded = load_logicasker(
         logic=logic,
         category=category,
         rule=rule,
@@ -112,6 +114,7 @@ def logicasker(
         dataset=dataset,
         revision=revision,
     )
+    rows = loaded.rows
     samples = [record_to_sample(dict(r)) for r in rows]
     shown = build_demonstrations(
         demonstrations,
@@ -128,7 +131,7 @@ def logicasker(
         solver=logicasker_generate(shown),
         scorer=yes_no_answer(),
         version=VERSION,
-        metadata={"demonstrations": shown},
+        metadata={"demonstrations": shown, **loaded.task_metadata},
     )
 
 

@@ -16,6 +16,8 @@ batch shapes are not guaranteed to round identically; `-M batch_size=1` gives st
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
 import threading
 import time
@@ -28,7 +30,7 @@ from typing import Any, Literal
 import torch
 import transformers
 from transformers import AutoModelForCausalLM, AutoTokenizer, PreTrainedModel, PreTrainedTokenizerBase
-from transformers.generation import StoppingCriteriaList, StopStringCriteria
+from transformers.generation import StoppingCriteria, StoppingCriteriaList, StopStringCriteria
 
 from lgmt_tasks.models._chat import cut_at_stop
 from lgmt_tasks.models._files import converted_dir, gguf_path, write_dir_atomically
@@ -37,6 +39,45 @@ StopReason = Literal["stop", "max_tokens"]
 
 GATHER_SECONDS = 0.05
 """How long a batch leader waits for concurrent requests to join; small next to a generation (seconds)."""
+
+CANCEL_POLL_SECONDS = 0.1
+"""How often a queued request checks its cancel event while another batch runs (seconds)."""
+
+EXIT_WAIT_SECONDS = 120.0
+"""At interpreter exit, the longest wait for a load or conversion, then for a batch's current step, to finish."""
+
+
+class GenerationCancelled(Exception):
+    """A request was cancelled (its `cancel` event was set) before its generation finished.
+
+    Nobody normally sees it: the provider sets the event only after its own await was cancelled and abandoned, so
+    this is raised in a worker thread whose result is discarded.
+    """
+
+
+class CancelledRows(StoppingCriteria):
+    """Stop each row of a batch as soon as its request is cancelled, checked between tokens.
+
+    `model.generate` cannot be interrupted from outside its thread; without this criterion a cancelled eval waits
+    for every running batch to reach `max_new_tokens` (20-40 s on two cores). A finished row no longer changes, and
+    the batch ends when every row is finished, so the rows of a shared batch that were not cancelled are unaffected.
+    """
+
+    def __init__(self, events: list[threading.Event], closing: threading.Event | None = None) -> None:
+        """Watch one cancel event per batch row, and optionally one event that stops every row.
+
+        Args:
+            events: One event per batch row, in row order.
+            closing: Set when the engine shuts down (interpreter exit): every row stops.
+        """
+        self._events = events
+        self._closing = closing
+
+    def __call__(self, input_ids: torch.LongTensor, scores: torch.FloatTensor, **kwargs: Any) -> torch.BoolTensor:
+        """Return, per row, whether its request was cancelled."""
+        closing = self._closing is not None and self._closing.is_set()
+        flags = [closing or event.is_set() for event in self._events]
+        return torch.tensor(flags, dtype=torch.bool, device=input_ids.device)  # type: ignore[return-value]
 
 
 def convert(gguf: Path, dest: Path) -> Path:
@@ -158,6 +199,7 @@ class Result:
 class _Pending:
     request: Request
     max_batch: int
+    cancel: threading.Event = field(default_factory=threading.Event)
     future: Future[Result] = field(default_factory=Future)
 
     def batch_key(self) -> Hashable:
@@ -207,6 +249,13 @@ class Engine:
                 transformers.utils.logging.enable_progress_bar()
         self.model.eval()
         self.load_seconds = time.perf_counter() - start
+        # The batch being generated: its rows' cancel events (empty between batches).
+        self._running: list[threading.Event] = []
+        # Between tokens `CancelledRows` stops cancelled rows, but one forward pass over a batch of long prompts
+        # (the prefill) takes seconds, 20 s and more on a busy machine; checking before every decoder layer ends
+        # a batch whose every request was cancelled within a fraction of a pass.
+        for layer in self.model.get_decoder().layers:
+            layer.register_forward_pre_hook(self._abort_if_all_cancelled)
         eos = self.model.generation_config.eos_token_id
         eos_ids = [eos] if isinstance(eos, int) else list(eos or [])
         if self.tokenizer.eos_token_id is not None:
@@ -217,6 +266,7 @@ class Engine:
         self._pending: list[_Pending] = []
         self._pending_lock = threading.Lock()
         self._generate_lock = threading.Lock()
+        self._closing = threading.Event()
         # Encoding with padding reconfigures the Rust tokenizer, which raises "Already borrowed" if another thread
         # encodes at the same moment (a token count requested while a batch starts).
         self._tokenizer_lock = threading.Lock()
@@ -251,21 +301,35 @@ class Engine:
         with self._tokenizer_lock:
             return len(self.tokenizer(text, add_special_tokens=False)["input_ids"])
 
-    def generate(self, request: Request, max_batch: int = 1) -> Result:
+    def generate(self, request: Request, max_batch: int = 1, cancel: threading.Event | None = None) -> Result:
         """Generate for one request, batching it with compatible concurrent requests (blocking; call in a thread).
 
         Args:
             request: The request.
             max_batch: Largest batch this request may be part of (1 disables batching for the batches it leads).
+            cancel: Set it to abandon the request: a queued request is dropped, a running one stops at its next
+                token (the rest of its batch carries on), and a batch whose every request is cancelled stops within
+                a decoder layer, even in the middle of its prompt pass.
 
         Returns:
             Its result.
+
+        Raises:
+            GenerationCancelled: If `cancel` was set before the result was ready.
         """
-        pending = _Pending(request, max(1, max_batch))
+        pending = _Pending(request, max(1, max_batch), cancel if cancel is not None else threading.Event())
+        if self._closing.is_set():
+            raise GenerationCancelled("the engine is shutting down")
         with self._pending_lock:
             self._pending.append(pending)
         while not pending.future.done():
-            with self._generate_lock:
+            if pending.cancel.is_set() and self._withdraw(pending):
+                break
+            # Wait for the running batch in short slices, so that a request cancelled meanwhile leaves the queue
+            # at once instead of when that batch ends.
+            if not self._generate_lock.acquire(timeout=CANCEL_POLL_SECONDS):
+                continue
+            try:
                 if pending.future.done():
                     break
                 if pending.max_batch > 1 and len(self._pending) < self._pending[0].max_batch:
@@ -275,23 +339,71 @@ class Engine:
                 batch = self._take_batch()
                 if batch:
                     self._run(batch)
+            finally:
+                self._generate_lock.release()
         return pending.future.result()
 
-    def _take_batch(self) -> list[_Pending]:
-        """Remove and return the oldest waiting request with every compatible one after it, in arrival order."""
+    def close(self, timeout: float = EXIT_WAIT_SECONDS) -> bool:
+        """Cancel every queued and running request and wait for the running batch to stop (within a decoder layer).
+
+        Called at interpreter exit. The provider runs generation in daemon threads so that a cancelled eval never
+        waits for them, but torch must not be mid-step when the process ends (its thread pool aborts the process
+        with "terminate called without an active exception"); this is the wait that prevents it.
+
+        Args:
+            timeout: Longest wait for the running batch (seconds).
+
+        Returns:
+            Whether no batch is running any more.
+        """
+        self._closing.set()
         with self._pending_lock:
-            if not self._pending:
-                return []
-            first = self._pending[0]
-            key = first.batch_key()
-            batch = [p for p in self._pending if p.batch_key() == key][: first.max_batch]
-            self._pending = [p for p in self._pending if all(p is not b for b in batch)]
-            return batch
+            queued, self._pending = self._pending, []
+        for p in queued:
+            if not p.future.done():
+                p.future.set_exception(GenerationCancelled("the engine is shutting down"))
+        stopped = self._generate_lock.acquire(timeout=timeout)
+        if stopped:
+            self._generate_lock.release()
+        return stopped
+
+    def _abort_if_all_cancelled(self, module: torch.nn.Module, args: Any) -> None:
+        """Forward pre-hook of every decoder layer: raise if the engine closes or the whole batch was cancelled."""
+        running = self._running
+        if self._closing.is_set() or (running and all(event.is_set() for event in running)):
+            raise GenerationCancelled("every request of the batch was cancelled")
+
+    def _withdraw(self, pending: _Pending) -> bool:
+        """Drop a cancelled request that is still queued; False if a running batch already holds it."""
+        with self._pending_lock:
+            if all(p is not pending for p in self._pending):
+                return False
+            self._pending = [p for p in self._pending if p is not pending]
+        pending.future.set_exception(GenerationCancelled())
+        return True
+
+    def _take_batch(self) -> list[_Pending]:
+        """Remove and return the oldest waiting request with every compatible one after it, in arrival order.
+
+        Cancelled requests are removed on the way and resolved with `GenerationCancelled`.
+        """
+        with self._pending_lock:
+            cancelled = [p for p in self._pending if p.cancel.is_set()]
+            self._pending = [p for p in self._pending if not p.cancel.is_set()]
+            batch: list[_Pending] = []
+            if self._pending:
+                first = self._pending[0]
+                key = first.batch_key()
+                batch = [p for p in self._pending if p.batch_key() == key][: first.max_batch]
+                self._pending = [p for p in self._pending if all(p is not b for b in batch)]
+        for p in cancelled:
+            p.future.set_exception(GenerationCancelled())
+        return batch
 
     def _run(self, batch: list[_Pending]) -> None:
         """Generate one batch and resolve its futures, with the exception if it failed."""
         try:
-            results = self._generate_batch([p.request for p in batch])
+            results = self._generate_batch([p.request for p in batch], [p.cancel for p in batch])
         except BaseException as ex:
             # Every waiter must be released, or its thread would loop forever on an empty queue.
             for p in batch:
@@ -300,10 +412,14 @@ class Engine:
                 raise
         else:
             for p, result in zip(batch, results, strict=True):
-                p.future.set_result(result)
+                # A cancelled row stopped early: its text is cut short, so it is not a result.
+                if p.cancel.is_set():
+                    p.future.set_exception(GenerationCancelled())
+                else:
+                    p.future.set_result(result)
 
-    def _generate_batch(self, requests: list[Request]) -> list[Result]:
-        """Run `model.generate` once for requests that share decoding settings."""
+    def _generate_batch(self, requests: list[Request], cancels: list[threading.Event] | None = None) -> list[Result]:
+        """Run `model.generate` once for requests that share decoding settings, stopping rows as they are cancelled."""
         first = requests[0]
         with self._tokenizer_lock:
             encoded = self.tokenizer(
@@ -324,14 +440,20 @@ class Engine:
                 torch.manual_seed(first.seed)  # global, but generation holds the lock
         else:
             kwargs["do_sample"] = False
+        criteria: list[StoppingCriteria] = [
+            CancelledRows(cancels or [threading.Event() for _ in requests], self._closing)
+        ]
         if first.stop_seqs:
-            kwargs["stopping_criteria"] = StoppingCriteriaList(
-                [StopStringCriteria(tokenizer=self.tokenizer, stop_strings=list(first.stop_seqs))]
-            )
+            criteria.append(StopStringCriteria(tokenizer=self.tokenizer, stop_strings=list(first.stop_seqs)))
+        kwargs["stopping_criteria"] = StoppingCriteriaList(criteria)
         start = time.perf_counter()
-        with torch.inference_mode():
-            # nn.Module.__getattr__ makes mypy type `generate` as a Tensor.
-            sequences = self.model.generate(**encoded, **kwargs)  # type: ignore[operator]
+        self._running = list(cancels or [])
+        try:
+            with torch.inference_mode():
+                # nn.Module.__getattr__ makes mypy type `generate` as a Tensor.
+                sequences = self.model.generate(**encoded, **kwargs)  # type: ignore[operator]
+        finally:
+            self._running = []
         seconds = time.perf_counter() - start
         prompt_width = encoded["input_ids"].shape[1]
         input_counts = encoded["attention_mask"].sum(dim=1).tolist()
@@ -362,6 +484,15 @@ class Engine:
 
 _engines: dict[Path, Engine] = {}
 _engines_lock = threading.Lock()
+_exit_hook_registered = False
+
+
+def _close_engines() -> None:
+    """At interpreter exit: let a load in progress finish, then stop every engine's generation (see `Engine.close`)."""
+    if _engines_lock.acquire(timeout=EXIT_WAIT_SECONDS):
+        _engines_lock.release()
+    for engine in list(_engines.values()):
+        engine.close()
 
 
 def get_engine(gguf: Path | None = None) -> Engine:
@@ -373,11 +504,17 @@ def get_engine(gguf: Path | None = None) -> Engine:
     Returns:
         The shared, loaded engine.
     """
+    global _exit_hook_registered
     gguf = gguf if gguf is not None else gguf_path()
     folder = converted_dir(gguf)
     with _engines_lock:
+        if not _exit_hook_registered:
+            atexit.register(_close_engines)
+            _exit_hook_registered = True
         engine = _engines.get(folder)
         if engine is None:
             convert(gguf, folder)
             engine = _engines[folder] = Engine(folder)
+            with contextlib.suppress(OSError):  # a read-only cache is fine
+                os.utime(folder)  # the folder's time is its last use, which `lgmt cache list` shows
         return engine

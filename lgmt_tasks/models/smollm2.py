@@ -14,7 +14,14 @@ with `top_p`/`top_k` if given, seeding torch's generator from `GenerateConfig.se
 Cache: the first use converts the GGUF once to float32 safetensors in
 `$LGMT_CACHE_DIR/smollm2-f32/<key>` (default `~/.cache/lgmt-tasks/smollm2-f32/<key>`, or under `$XDG_CACHE_HOME`);
 `<key>` hashes the GGUF's name and size and our conversion version. Call `ensure_converted()` in a warm-up step
-(CI, image build) to pay that cost up front. Delete the folder to force a new conversion.
+(CI, image build) to pay that cost up front. `lgmt cache list` shows it and `lgmt cache clear --model` removes it
+(the next use converts again).
+
+Cancelling: Ctrl-C (SIGINT) stops generation within a token: every request runs in a daemon thread with a cancel
+event that a `StoppingCriteria` checks between tokens, the awaiting coroutine gives up at once, and at exit we wait
+only for the current decoding step (and for a load or conversion in progress) so torch is never torn down mid-step.
+Inspect then writes a `cancelled` log. SIGTERM is not handled by Inspect: the process ends at once and the log stays
+`started` (as with every provider); use SIGINT to stop a run cleanly.
 
 Concurrency: the model is loaded once per process and shared. Concurrent `generate` calls with the same settings run
 as one left-padded batch of up to `batch_size` requests (default: the eval's `max_connections`, itself 8 by default),
@@ -25,8 +32,11 @@ run on unless `OMP_NUM_THREADS` is set; on a machine busy with other work, `OMP_
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 from inspect_ai.model import (
@@ -46,10 +56,12 @@ from lgmt_tasks.models._chat import chat_messages_to_dicts
 from lgmt_tasks.models._files import converted_dir, gguf_path, is_complete
 
 if TYPE_CHECKING:
-    from lgmt_tasks.models._engine import Engine
+    from lgmt_tasks.models._engine import Engine, Request, Result
 
 MODEL_NAMES = ("smollm2",)
 """Model names served under the `lgmt/` provider."""
+
+T = TypeVar("T")
 
 DEFAULT_MAX_TOKENS = 256
 """Enough for a short chain of thought followed by a JSON label; Inspect's own default (16) would cut it."""
@@ -77,6 +89,51 @@ def ensure_converted() -> Path:
     from lgmt_tasks.models._engine import convert
 
     return convert(gguf, folder)
+
+
+POLL_SECONDS = 0.05
+"""How often a waiting request checks whether its worker thread has finished; small next to a generation."""
+
+
+def _in_daemon_thread(fn: Callable[..., T], *args: Any) -> Future[T]:
+    """Start `fn(*args)` in a daemon thread and return its future.
+
+    A daemon thread, unlike anyio's worker threads, never holds up the interpreter's exit: after Ctrl-C the process
+    ends as soon as Inspect has written its log, even if a load or a batch's prompt pass is still running.
+    """
+    future: Future[T] = Future()
+
+    def run() -> None:
+        try:
+            future.set_result(fn(*args))
+        except BaseException as ex:  # handed to the waiting coroutine, which re-raises it
+            future.set_exception(ex)
+
+    threading.Thread(target=run, name="lgmt-smollm2", daemon=True).start()
+    return future
+
+
+async def _wait_for(future: Future[T]) -> T:
+    """Await a thread's future in any event loop, giving up at once when the awaiting task is cancelled."""
+    while not future.done():
+        await anyio.sleep(POLL_SECONDS)
+    return future.result()
+
+
+async def _generate_cancellably(engine: Engine, request: Request, max_batch: int) -> Result:
+    """Run one blocking generation in a daemon thread, giving up on it as soon as the caller is cancelled.
+
+    On cancellation (Ctrl-C, a sample time limit, a failed sibling sample) the await ends at once and the request's
+    cancel event tells the engine to drop it: a queued request is discarded and a running one stops at its next
+    token, so the model stops working for a cancelled eval. Any exception, including a `KeyboardInterrupt` raised
+    into this coroutine, cancels.
+    """
+    cancel = threading.Event()
+    try:
+        return await _wait_for(_in_daemon_thread(engine.generate, request, max_batch, cancel))
+    except BaseException:
+        cancel.set()
+        raise
 
 
 def _load_engine(gguf: Path) -> Engine:
@@ -127,12 +184,20 @@ class LocalModelAPI(ModelAPI):
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
         self._batch_size = int(batch_size) if batch_size is not None else None
         self._gguf = gguf_path()
-        self._engine: Engine | None = None
+        self._engine: Future[Engine] | None = None
 
     async def _get_engine(self) -> Engine:
+        # One load for all concurrent first requests, in a daemon thread: a cancelled eval does not wait for it
+        # (a first-ever conversion takes about 25 s and is written atomically, so an interrupted one is redone).
         if self._engine is None:
-            self._engine = await anyio.to_thread.run_sync(_load_engine, self._gguf)
-        return self._engine
+            self._engine = _in_daemon_thread(_load_engine, self._gguf)
+        loading = self._engine
+        try:
+            return await _wait_for(loading)
+        except Exception:
+            if self._engine is loading:
+                self._engine = None  # a failed load is tried again by the next request
+            raise
 
     async def generate(
         self,
@@ -156,9 +221,11 @@ class LocalModelAPI(ModelAPI):
         """
         if tools:
             raise ValueError(f"lgmt/{self.model_name} does not support tool calling")
+        engine = await self._get_engine()
+        # Only now: the load imported torch and transformers in its thread; importing them here, on the event
+        # loop's thread, would block the loop (and Ctrl-C) for the seconds the import takes.
         from lgmt_tasks.models._engine import Request
 
-        engine = await self._get_engine()
         prompt = engine.render(chat_messages_to_dicts(input))
         request = Request(
             prompt=prompt,
@@ -170,7 +237,7 @@ class LocalModelAPI(ModelAPI):
             seed=config.seed,
         )
         max_batch = self._batch_size or config.max_connections or DEFAULT_MAX_CONNECTIONS
-        result = await anyio.to_thread.run_sync(engine.generate, request, max_batch)
+        result = await _generate_cancellably(engine, request, max_batch)
         output = ModelOutput(
             model=self.model_name,
             choices=[

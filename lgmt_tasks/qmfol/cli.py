@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from lgmt_tasks.builders.command import check_out, overwrite_option, write_out
 from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
 
 MULTI_VALUE: tuple[str, ...] = ("--depth", "--width", "--distractors", "--label", "--topic")
@@ -130,6 +131,7 @@ def _is_number(text: str) -> bool:
     help="Processes to build with (the output does not depend on it). --workers is its former name.",
 )
 @click.option("--out", type=click.Path(), required=True, help="Output folder (e.g. datasets/qmfol).")
+@overwrite_option
 def build_command(
     depths: tuple[int, ...],
     widths: tuple[int, ...],
@@ -145,7 +147,7 @@ def build_command(
     from lgmt_tasks.qmfol.build import QmfolBuild, QmfolConfig, build_qmfol, stats_events
     from lgmt_tasks.qmfol.card import write_qmfol_repo
 
-    out, num_proc = options.pop("out"), options.pop("num_proc")
+    out, num_proc, overwrite = options.pop("out"), options.pop("num_proc"), options.pop("overwrite")
     if options["translator"] == "model" and not options["translator_model"]:
         raise click.UsageError("--translator model needs --translator-model M (any Inspect model name)")
     grid: dict[str, Any] = {
@@ -159,8 +161,9 @@ def build_command(
         config = QmfolConfig(**{k: v for k, v in grid.items() if v}, **options)
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from exc
+    check_out(out, overwrite)
     result: QmfolBuild = build_qmfol(config, progress=True, num_proc=num_proc)
-    write_qmfol_repo(result, out)
+    write_out(out, lambda folder: write_qmfol_repo(result, folder), overwrite)
     click.echo(result.stats.to_markdown(stats_events(result.stats)))
     for column in ("labels", "constructions", "variants", "topics"):
         click.echo(f"{column}: {result.stats.notes[column]}")

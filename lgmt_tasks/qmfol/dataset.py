@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-import datasets
 from inspect_ai.dataset import Sample
 
-from lgmt_tasks.builders.load import Build, load_selected_rows, where
+from lgmt_tasks.builders.load import Build, Loaded, load_selected, rows_only, where
+from lgmt_tasks.builders.order import Strata
 from lgmt_tasks.qmfol.construction import FORMS, LABELS
 from lgmt_tasks.qmfol.english import TOPICS
 from lgmt_tasks.solvers.qmfol import render_prompt
@@ -22,6 +23,15 @@ TASK_DISTRACTORS: tuple[int, ...] = (0, 10)
 """The default on-the-fly grid of the task: 2 depths × 2 widths × 2 distractor levels × 3 labels × 4 topics × one
 seed = 96 tasks, built in about two seconds. The paper's full grid is `lgmt build qmfol` (2,880 tasks); pass its
 folder as `-T dataset=...`, or ask for more with `-T depth=[5,10,15,20] -T per_config=3`."""
+
+
+def configuration(depth: int, width: int, distractors: int) -> str:
+    """A task's grid configuration, `d5_w10_D0` (the scorer's `depth_width` and `distractor_level` together)."""
+    return f"d{depth}_w{width}_D{distractors}"
+
+
+STRATA = Strata(("depth", "width", "distractors"), configuration)
+"""Tasks are ordered round-robin over their configuration, so `--limit N` covers min(N, configurations) of them."""
 
 Values = int | str | Sequence[int] | Sequence[str] | None
 """What a multi-valued parameter accepts: one value, a list (`-T depth=[5,10]`), or a string `"5,10"` / `"5 10"`."""
@@ -57,7 +67,7 @@ def values(name: str, given: Values, cast: Callable[[str], T]) -> tuple[T, ...] 
         raise ValueError(f"{name}={given!r}: expected {cast.__name__} values") from None
 
 
-def load_qmfol_rows(
+def load_qmfol(
     depth: Values = None,
     width: Values = None,
     distractors: Values = None,
@@ -68,8 +78,8 @@ def load_qmfol_rows(
     dataset: str | None = None,
     revision: str | None = None,
     form: str | None = None,
-) -> datasets.Dataset:
-    """The QMFOL rows of a (sub-)grid.
+) -> Loaded:
+    """The QMFOL rows of a (sub-)grid, round-robin over configurations, and their metadata for the log.
 
     With `dataset` (a folder written by `lgmt build qmfol`, or a Hub id at `revision`), its rows are read and
     filtered by the parameters that are given (None: no filter; `seed` and `per_config` select the seeds
@@ -113,16 +123,27 @@ def load_qmfol_rows(
             seed=seed or 0,
             form=form or "quantified",
         )
-        return Build(config.key(), lambda out: write_qmfol_repo(build_qmfol(config), out), BUILD_REVISION)
+        return Build(
+            config.key(), lambda out: write_qmfol_repo(build_qmfol(config, progress=True), out), BUILD_REVISION
+        )
 
-    return load_selected_rows(
+    if dataset is None:  # the grid built is the grid asked for; in a dataset, only a fully given grid is expected
+        depths, widths, counts = depths or TASK_DEPTHS, widths or TASK_WIDTHS, counts or TASK_DISTRACTORS
+    grid = list(itertools.product(depths, widths, counts)) if depths and widths and counts else []
+    return load_selected(
         "qmfol",
         dataset=dataset,
         revision=revision,
         build=build,
         select=where(tuple(active), lambda *row: all(v in values for v, values in zip(row, allowed, strict=True))),
         selection="QMFOL tasks for the requested parameters" + _described(active),
+        strata=STRATA,
+        expected=[configuration(*c) for c in grid],
+        unit="tasks",
     )
+
+
+load_qmfol_rows = rows_only(load_qmfol)
 
 
 def _constraints(

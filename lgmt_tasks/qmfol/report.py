@@ -26,13 +26,14 @@ from typing import Any
 import pandas as pd
 from inspect_ai.log import EvalLog, read_eval_log
 
+from lgmt_tasks import suites as registry
 from lgmt_tasks.report.headline import log_paths as expand_log_paths
 from lgmt_tasks.report.suite_report import SuiteReport
 from lgmt_tasks.report.suite_tools import save_png, slug
 from lgmt_tasks.scorers.qmfol_metrics import OUTCOME_KEYS
 
-SCORER = "qmfol_scorer"
-"""The name of the QMFOL scorer in logs."""
+SCORER = registry.suite("qmfol").scorer
+"""The name of the QMFOL scorer in logs, `qmfol_scorer` (from the suite registry)."""
 
 COLUMNS: tuple[str, ...] = (
     "log",

@@ -18,16 +18,18 @@ from __future__ import annotations
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 
-from lgmt_tasks.qmfol.dataset import Values, load_qmfol_rows, record_to_sample
+from lgmt_tasks.qmfol.dataset import Values, load_qmfol, record_to_sample
 from lgmt_tasks.scorers.qmfol import qmfol_scorer
 from lgmt_tasks.solvers.qmfol import qmfol_generate
 from lgmt_tasks.suites import suite
+from lgmt_tasks.task_params import validated_args
 
 VERSION = suite("qmfol").version
 """Declared once, in the suite registry (`lgmt_tasks.suites`); the lm-eval YAMLs carry the same value."""
 
 
 @task
+@validated_args
 def qmfol(
     depth: Values = None,
     width: Values = None,
@@ -71,7 +73,7 @@ def qmfol(
     """
     if padding_tokens < 0:
         raise ValueError(f"padding_tokens={padding_tokens}: must be at least 0")
-    rows = load_qmfol_rows(
+    loaded = load_qmfol(
         depth=depth,
         width=width,
         distractors=distractors,
@@ -83,6 +85,7 @@ def qmfol(
         revision=revision,
         form=form,
     )
+    rows = loaded.rows
     if padding_tokens and any(n > 0 for n in rows["distractors"]):
         raise ValueError(
             "padding_tokens is the length control for tasks without distractors (§4.2.2): pass -T distractors=0, "
@@ -93,6 +96,7 @@ def qmfol(
         solver=qmfol_generate(prefill),
         scorer=qmfol_scorer(),
         version=VERSION,
+        metadata=loaded.task_metadata,
     )
 
 

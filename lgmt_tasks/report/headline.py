@@ -9,33 +9,29 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from pathlib import Path
-from urllib.parse import urlparse
-from urllib.request import url2pathname
 
 import pandas as pd
-from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
+from inspect_ai.log import EvalLog, read_eval_log
+
+from lgmt_tasks.report.logs import find_logs, newest_per_run, read_header
 
 HEADLINE_RATES = ("mvr", "acc_static", "acc_cons", "hdr", "fur", "unparsed_rate")
 
 
 def log_paths(paths: Iterable[str | Path], latest: bool = False) -> list[str]:
-    """Expand folders into the logs they hold (newest first); `latest` keeps the newest of each folder."""
-    out: list[str] = []
-    for p in paths:
-        path = Path(p)
-        if path.is_dir():
-            names = [_local(i.name) for i in list_eval_logs(str(path), recursive=True)]
-            out.extend(names[:1] if latest else names)
-        elif path.exists():
-            out.append(str(path))
-        else:
-            raise FileNotFoundError(f"no log at {p}")
-    return out
+    """Expand folders into the logs they hold (newest first); `latest` keeps the newest log of each run.
 
+    A run is a (task, model, task arguments) triple (`lgmt_tasks.report.logs.run_key`). `lgmt report` selects its
+    logs with `lgmt_tasks.report.logs.select_logs` instead, which also skips unreadable and unfinished logs.
 
-def _local(name: str) -> str:
-    """A log location as a plain path when it is a local file (`file:///x/y.eval` → `/x/y.eval`)."""
-    return url2pathname(urlparse(name).path) if name.startswith("file://") else name
+    Raises:
+        FileNotFoundError: If a path does not exist.
+        ValueError: With `latest`, if a log cannot be read (names it).
+    """
+    found = find_logs(paths)
+    if not latest:
+        return found
+    return [path for path, _ in newest_per_run((path, read_header(path)) for path in found)]
 
 
 def log_metrics(log: EvalLog) -> dict[str, float]:
@@ -99,7 +95,7 @@ def headline_metrics(tasks: Iterable[str]) -> list[str]:
 
 def display_table(table: pd.DataFrame) -> pd.DataFrame:
     """Each log's headline metrics (its suite's, as on the leaderboard) as `value ± stderr` strings, one row per log."""
-    keep = ["task", "model", "prompting", "samples", "total"]
+    keep = ["task", "model", "prompting", "status", "samples", "total"]
     out = table[[c for c in keep if c in table]].copy()
     for rate in headline_metrics(table["task"] if "task" in table else []):
         if rate in table:

@@ -29,6 +29,7 @@ from inspect_ai.analysis import (
 
 from lgmt_tasks import suites as registry
 from lgmt_tasks.report.headline import log_metrics
+from lgmt_tasks.report.logs import COMPLETE_STATUS
 from lgmt_tasks.report.suites import prompting_of, suite_of, task_name
 
 COLUMN_DOCS: dict[str, str] = {
@@ -38,6 +39,8 @@ COLUMN_DOCS: dict[str, str] = {
     "prompting": "LGMT/lexical `prompting`, LogicAsker `demonstrations`, DivLogicEval `shots`; empty for QMFOL.",
     "harness": "`inspect` or `lm-eval`.",
     "harness_task": "The task name in that harness (`lgmt_tasks/mr_e`, `lgmt_mr_e_loglik`, …).",
+    "status": "Inspect log status: `success`, or `started` / `error` / `cancelled` (rows only with "
+    "`--include-incomplete`); empty for lm-eval.",
     "mvr": "LGMT, lexical: metamorphic violation rate (lower is better).",
     "mvr_stderr": "Its standard error (delta method over groups; empty when the harness does not report it).",
     "acc_static": "LGMT, lexical: accuracy on the source cases (an unparsed source answer is wrong).",
@@ -130,6 +133,7 @@ def inspect_rows(paths: Sequence[str]) -> list[dict[str, Any]]:
                 "prompting": prompting_of(suite, all_args),
                 "harness": "inspect",
                 "harness_task": record["task_full"],
+                "status": str(record["status"]),
                 **_metric_cells(suite, metrics),
                 "samples": int(record["completed_samples"])
                 if _number(record.get("completed_samples")) is not None
@@ -198,6 +202,7 @@ def lm_eval_rows(path: str | Path) -> list[dict[str, Any]]:
                 "prompting": prompting_of(suite, metadata),
                 "harness": "lm-eval",
                 "harness_task": name,
+                "status": "",
                 **_metric_cells(suite, metrics),
                 "samples": sum(int(c.get("effective", 0)) for c in counts) if counts else None,
                 "total": sum(int(c.get("original", 0)) for c in counts) if counts else None,
@@ -212,9 +217,17 @@ def lm_eval_rows(path: str | Path) -> list[dict[str, Any]]:
     return rows
 
 
-def leaderboard(log_paths: Sequence[str] = (), lm_eval_files: Iterable[str | Path] = ()) -> pd.DataFrame:
-    """The leaderboard frame: Inspect rows, then lm-eval rows, in `LEADERBOARD_COLUMNS`, sorted by run key."""
+def leaderboard(
+    log_paths: Sequence[str] = (), lm_eval_files: Iterable[str | Path] = (), include_incomplete: bool = False
+) -> pd.DataFrame:
+    """The leaderboard frame: Inspect rows, then lm-eval rows, in `LEADERBOARD_COLUMNS`, sorted by run key.
+
+    Logs of unfinished runs (status other than `success`) give no row unless `include_incomplete`: their 0 or
+    partial samples would read as a result (`lgmt_tasks.report.logs`).
+    """
     rows = inspect_rows(log_paths)
+    if not include_incomplete:
+        rows = [row for row in rows if row["status"] == COMPLETE_STATUS]
     for path in lm_eval_files:
         rows += lm_eval_rows(path)
     frame = pd.DataFrame(rows, columns=list(LEADERBOARD_COLUMNS))

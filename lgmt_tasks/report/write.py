@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lgmt_tasks.report.leaderboard import LEADERBOARD_CSV, leaderboard, write_leaderboard
+from lgmt_tasks.report.logs import complete_logs
 from lgmt_tasks.report.suite_report import SuiteReport, write_tables
 from lgmt_tasks.report.suites import group_by_suite, suite_report_function
 
@@ -31,6 +32,8 @@ class ReportFiles:
         reports: The suites' reports, in suite order.
         files: Every table and plot written, by suite.
         foreign: Logs of tasks that are not ours (skipped).
+        incomplete: (log, status) of the logs of unfinished runs: left out, or reported with `include_incomplete`.
+        include_incomplete: Whether those logs were reported.
     """
 
     index: Path
@@ -38,23 +41,37 @@ class ReportFiles:
     reports: list[SuiteReport] = field(default_factory=list)
     files: dict[str, list[Path]] = field(default_factory=dict)
     foreign: list[str] = field(default_factory=list)
+    incomplete: list[tuple[str, str]] = field(default_factory=list)
+    include_incomplete: bool = False
 
 
-def write_report(log_paths: Sequence[str], lm_eval_files: Sequence[str], out_dir: Path) -> ReportFiles:
+def write_report(
+    log_paths: Sequence[str], lm_eval_files: Sequence[str], out_dir: Path, include_incomplete: bool = False
+) -> ReportFiles:
     """Write every suite's tables and plots, `leaderboard.csv` and the index `report.md` under `out_dir`.
 
     Args:
-        log_paths: Inspect log files (already expanded from folders).
+        log_paths: Inspect log files (already expanded from folders, readable).
         lm_eval_files: lm-eval results JSON files (leaderboard rows only).
         out_dir: The report folder (created).
+        include_incomplete: Report logs of unfinished runs too (status `started`, `error`, `cancelled`); by default
+            they are left out of every table and named in the index.
 
     Returns:
         The files written and what was skipped.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
-    by_suite, foreign = group_by_suite(log_paths)
-    board = leaderboard(log_paths, lm_eval_files)
-    written = ReportFiles(index=out_dir / INDEX, leaderboard=write_leaderboard(board, out_dir), foreign=foreign)
+    complete, incomplete = complete_logs(log_paths)
+    reported = list(log_paths) if include_incomplete else complete
+    by_suite, foreign = group_by_suite(reported)
+    board = leaderboard(reported, lm_eval_files, include_incomplete=include_incomplete)
+    written = ReportFiles(
+        index=out_dir / INDEX,
+        leaderboard=write_leaderboard(board, out_dir),
+        foreign=foreign,
+        incomplete=incomplete,
+        include_incomplete=include_incomplete,
+    )
     for suite, paths in by_suite.items():
         function = suite_report_function(suite)
         # The lexical report puts its relations side by side with LGMT's when it is given an LGMT log too.
@@ -85,6 +102,10 @@ def index_markdown(
         lines.append(f"- lm-eval results files: {len(lm_eval_files)}")
     if written.foreign:
         lines.append(f"- Skipped (not our tasks): {', '.join(written.foreign)}")
+    if written.incomplete:
+        runs = ", ".join(f"{path} (status: {status})" for path, status in written.incomplete)
+        how = "Reported (--include-incomplete)" if written.include_incomplete else "Left out"
+        lines.append(f"- {how}, logs of unfinished runs: {runs}")
     lines += [
         "",
         "## Leaderboard",

@@ -19,7 +19,7 @@ import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,8 @@ from lgmt_tasks.sources.common import (
     SKIP_UNPARSABLE,
     USABLE_LABELS,
     LoadReport,
+    RecordLocation,
+    SkipDetail,
     SourceName,
     SourceProblem,
     SourceRecordError,
@@ -118,7 +120,10 @@ class AuditResult:
         disagreements: Every decided problem whose label differs from the gold label.
         contradictory_ids: Ids of the contradictory problems.
         undecided_ids: Ids of the undecided problems.
+        unusable: Every record or formula that could not be audited, as `SkipDetail` fields: id, field, reason,
+            category, and where the record starts (file, 1-based line and column).
         seconds: Wall-clock time of the proving stage.
+        locations: Where each problem read from a file starts (by id), to locate `unusable` entries.
     """
 
     source: str
@@ -141,7 +146,13 @@ class AuditResult:
     disagreements: list[Disagreement] = field(default_factory=list)
     contradictory_ids: list[str] = field(default_factory=list)
     undecided_ids: list[str] = field(default_factory=list)
+    unusable: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
+    locations: dict[str, RecordLocation] = field(default_factory=dict, repr=False)
+
+    def add_unusable(self, error: SourceRecordError) -> None:
+        """Keep one record (or formula) that could not be audited, located when it came from a file."""
+        self.unusable.append(asdict(SkipDetail.of(error, self.locations.get(error.record_id))))
 
     @property
     def agreement(self) -> float | None:
@@ -201,10 +212,17 @@ class AuditResult:
         return "\n".join(lines)
 
     def write_report(self, path: str | Path) -> None:
-        """Write every disagreement as one JSON object per line (id, gold, ours, premises_fol, conclusion_fol)."""
+        """Write one JSON object per line: every disagreement, then every unusable record.
+
+        A disagreement line is ``{"kind": "disagreement", id, gold, ours, premises_fol, conclusion_fol, ...}``;
+        an unusable line is ``{"kind": "unusable", id, field, reason, category, file, line, column}`` with `line`
+        and `column` 1-based (where the record starts in its file), so it can be opened in an editor.
+        """
         with Path(path).open("w", encoding="utf-8") as out:
             for d in self.disagreements:
-                out.write(json.dumps(vars(d), ensure_ascii=False) + "\n")
+                out.write(json.dumps({"kind": "disagreement", **vars(d)}, ensure_ascii=False) + "\n")
+            for u in self.unusable:
+                out.write(json.dumps({"kind": "unusable", **u}, ensure_ascii=False) + "\n")
 
 
 # --------------------------------------------------------------------------- parsing stage
@@ -230,6 +248,7 @@ def parse_for_audit(problem: SourceProblem, result: AuditResult) -> tuple[tuple[
         try:
             parsed.append(parse_formula(problem.id, name, text))
         except SourceRecordError as exc:
+            result.add_unusable(exc)
             result.unparsable += 1
             result.unparsable_reasons[_reason_group(exc)] += 1
             bad = True
@@ -238,6 +257,9 @@ def parse_for_audit(problem: SourceProblem, result: AuditResult) -> tuple[tuple[
         return None
     if problem.conclusion_fol is None:
         result.skipped[SKIP_NO_CONCLUSION_FOL] += 1
+        result.add_unusable(
+            SourceRecordError(problem.id, "conclusion_fol", "the source has no conclusion FOL", SKIP_NO_CONCLUSION_FOL)
+        )
         return None
     return tuple(parsed[:-1]), parsed[-1]
 
@@ -268,6 +290,7 @@ def audit_items(
                 indices = logicnli.select_premises(problem, premises, logicnli_premises, subsets)
             except SourceRecordError as exc:
                 result.skipped[exc.category] += 1
+                result.add_unusable(exc)
                 continue
             premises = tuple(premises[i] for i in indices)
             source_premises = tuple(problem.premises_fol[i] for i in indices)
@@ -478,9 +501,10 @@ def audit_source(
         if limit is not None and len(problems) >= limit:
             break
         problems.append(problem)
-    result = AuditResult(name, paths=list(report.paths))
+    result = AuditResult(name, paths=list(report.paths), locations=report.locations)
     result.records += report.records  # records skipped while reading (unknown layout, duplicate id)
     result.skipped.update(report.skipped)
+    result.unusable += [asdict(d) for d in report.details]
     return audit_problems(
         problems,
         name,

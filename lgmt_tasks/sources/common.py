@@ -71,14 +71,28 @@ class SourceRecordError(ValueError):
         self.category = category
 
 
+class SourceDataError(ValueError):
+    """A source file or folder cannot be used as a whole: no usable record, or records of another source.
+
+    Raised (not counted as a skip) because no build should come out of it; the `lgmt` command prints it as one
+    ``Error:`` line.
+    """
+
+
 # --------------------------------------------------------------------------- typed fields of a raw record
 # A record's fields are checked before anything is converted with `str()`: `str(5)` would be a valid atom and
 # `str(None)` an English sentence "None", so a wrong type would otherwise be shipped silently.
 
 
-def record_ref(file: Path | None, index: int) -> str:
-    """How a record without a usable id is named in a skip: its file and 0-based position (``a.jsonl#3``)."""
-    return f"{file.name}#{index}" if file is not None else f"record {index}"
+def record_ref(file: Path | None, index: int, line: int | None = None) -> str:
+    """How a record without a usable id is named in a skip: its file and 1-based line (``a.jsonl:4``).
+
+    Without a line (a caller that does not know it) the record's 0-based position in its file is given as
+    ``a.jsonl#3``; records in memory (`cases_from_records`) are ``record 3``, their 0-based index in the list.
+    """
+    if file is None:
+        return f"record {index}"
+    return f"{file.name}:{line}" if line is not None else f"{file.name}#{index}"
 
 
 def record_id(record: Mapping[str, Any], key: str, fallback: str) -> str:
@@ -150,13 +164,50 @@ class UnreadableRecord:
 
 
 @dataclass(frozen=True)
+class RecordLocation:
+    """Where a record starts in its file, as an editor's ``file:line:column`` (both 1-based).
+
+    Attributes:
+        file: The file's name.
+        line: 1-based line of the record's first character (blank lines count).
+        column: 1-based column of that character; for a line that is not valid JSON, where the JSON error is.
+    """
+
+    file: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True)
 class SkipDetail:
-    """One skipped record: its id, the field at fault, the full reason and its category."""
+    """One skipped record: its id, the field at fault, the full reason, its category and where it is.
+
+    `file`, `line` and `column` (1-based, see `RecordLocation`) are None for records that came from memory.
+    """
 
     id: str
     field: str
     reason: str
     category: str
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+
+    @classmethod
+    def of(cls, error: SourceRecordError, location: RecordLocation | None) -> SkipDetail:
+        """The detail of a skip error, at `location` (None for a record that came from memory)."""
+        return cls(
+            error.record_id,
+            error.field,
+            error.reason,
+            error.category,
+            location.file if location else None,
+            location.line if location else None,
+            location.column if location else None,
+        )
 
 
 @dataclass
@@ -171,6 +222,8 @@ class LoadReport:
         skipped: Skipped problems per reason category.
         details: One `SkipDetail` per skipped problem, in reading order.
         notes: Loader-specific facts worth reporting (e.g. LogicNLI's premise mode and story statistics).
+        locations: Where each problem read from a file starts (by problem id), so that a problem skipped after
+            reading is still located; not part of `to_dict`.
     """
 
     source: str
@@ -180,11 +233,12 @@ class LoadReport:
     skipped: Counter[str] = field(default_factory=Counter)
     details: list[SkipDetail] = field(default_factory=list)
     notes: dict[str, Any] = field(default_factory=dict)
+    locations: dict[str, RecordLocation] = field(default_factory=dict, repr=False)
 
-    def skip(self, error: SourceRecordError) -> None:
-        """Count one skipped problem under its category and keep the detail."""
+    def skip(self, error: SourceRecordError, location: RecordLocation | None = None) -> None:
+        """Count one skipped problem under its category and keep the detail (located, when it came from a file)."""
         self.skipped[error.category] += 1
-        self.details.append(SkipDetail(error.record_id, error.field, error.reason, error.category))
+        self.details.append(SkipDetail.of(error, location or self.locations.get(error.record_id)))
 
     def to_dict(self) -> dict[str, Any]:
         """Return the report as plain JSON-serialisable data (for build statistics and dataset cards)."""
@@ -295,7 +349,7 @@ def parse_formula(record_id: str, field: str, text: object) -> Formula:
     try:
         formula = parse(source)
     except FormulaSyntaxError as exc:
-        reason = f"syntax error at column {exc.column}: expected {exc.expected} in {source.strip()!r}"
+        reason = f"syntax error at column {exc.column + 1}: expected {exc.expected} in {source.strip()!r}"
         raise SourceRecordError(record_id, field, reason, SKIP_UNPARSABLE) from exc
     free = sorted(free_vars(formula))
     if free:
@@ -437,38 +491,95 @@ def _constant_occurrences(f: Formula) -> list[str]:
 def read_records(path: str | Path) -> Iterator[tuple[Any, Path, int]]:
     """Yield ``(record, file, index)`` for every record of a JSON/JSONL file or a folder of them.
 
+    `index` is the record's 0-based position among its file's records (FOLIO v0.0 validation ids are made from
+    it). `read_located_records` also gives where each record starts.
+    """
+    for record, file, index, _location in read_located_records(path):
+        yield record, file, index
+
+
+def read_located_records(path: str | Path) -> Iterator[tuple[Any, Path, int, RecordLocation]]:
+    """Yield ``(record, file, index, location)`` for every record of a JSON/JSONL file or a folder of them.
+
     A folder is read non-recursively, files in name order, ``*.jsonl`` and ``*.json`` only (so a ``raw/``
     sub-folder or a licence file next to the data is ignored). A ``.json`` file holds one JSON array (the raw
     ProverQA layout) or one object per line. A line that is not valid JSON is yielded as an `UnreadableRecord`
     (one bad line must not stop the build, nor vanish: `iter_problems` counts it as a skip); a record may also be
-    any JSON value, which the caller checks.
+    any JSON value, which the caller checks. `location` is the 1-based line and column where the record starts.
 
     Raises:
-        FileNotFoundError: `path` does not exist, or a folder holds no data file.
-        ValueError: A ``.json`` file that opens as an array is not valid JSON as a whole (no record can be told
-            apart from the next).
+        FileNotFoundError: `path` does not exist.
+        SourceDataError: A folder holds no data file, or a ``.json`` file that opens as an array is not valid
+            JSON as a whole (no record can be told apart from the next).
     """
     root = Path(path)
     if not root.exists():
         raise FileNotFoundError(f"no such file or folder: {root}")
     files = [root] if root.is_file() else sorted(p for p in root.iterdir() if p.suffix in (".json", ".jsonl"))
     if not files:
-        raise FileNotFoundError(f"no .json or .jsonl files in {root}")
+        raise SourceDataError(f"no .json or .jsonl files in {root}")
     for file in files:
         text = file.read_text(encoding="utf-8")
         if file.suffix == ".json" and text.lstrip().startswith("["):
-            try:
-                records = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{file}: not valid JSON: {exc}") from exc
-            for i, record in enumerate(records):
-                yield record, file, i
+            for index, (record, location) in enumerate(_array_elements(text, file)):
+                yield record, file, index, location
         else:
-            for i, line in enumerate(line for line in text.splitlines() if line.strip()):
-                try:
-                    yield json.loads(line), file, i
-                except json.JSONDecodeError as exc:
-                    yield UnreadableRecord(f"line is not valid JSON: {exc}"), file, i
+            yield from _jsonl_records(text, file)
+
+
+def _jsonl_records(text: str, file: Path) -> Iterator[tuple[Any, Path, int, RecordLocation]]:
+    """The records of a JSON Lines text, one per non-blank line (only a newline ends a line, as in JSON Lines)."""
+    index = 0
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        column = len(line) - len(line.lstrip()) + 1
+        try:
+            record: Any = json.loads(line)
+        except json.JSONDecodeError as exc:
+            record = UnreadableRecord(f"line is not valid JSON: {exc}")
+            column = exc.colno
+        yield record, file, index, RecordLocation(file.name, number, column)
+        index += 1
+
+
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _skip_space(text: str, pos: int) -> int:
+    match = _JSON_SPACE.match(text, pos)
+    return match.end() if match else pos
+
+
+def _array_elements(text: str, file: Path) -> Iterator[tuple[Any, RecordLocation]]:
+    """The elements of a JSON array text, each with where it starts.
+
+    Raises:
+        SourceDataError: The text is not one valid JSON array.
+    """
+    try:
+        whole = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SourceDataError(f"{file}: not valid JSON: {exc}") from exc
+    if not isinstance(whole, list):
+        raise SourceDataError(f"{file}: expected one JSON array")
+    decoder = json.JSONDecoder()
+    line, line_start, counted = 1, 0, 0  # lines are counted incrementally: the raw files are megabytes
+
+    def locate(offset: int) -> RecordLocation:
+        nonlocal line, line_start, counted
+        line += text.count("\n", counted, offset)
+        newline = text.rfind("\n", counted, offset)
+        line_start = newline + 1 if newline >= 0 else line_start
+        counted = offset
+        return RecordLocation(file.name, line, offset - line_start + 1)
+
+    pos = _skip_space(text, 0) + 1  # after "["
+    for _ in range(len(whole)):
+        pos = _skip_space(text, pos)
+        record, end = decoder.raw_decode(text, pos)
+        yield record, locate(pos)
+        pos = _skip_space(text, end) + 1  # after ","
 
 
 def split_from_filename(file: Path | None, choices: Sequence[str]) -> str | None:
@@ -505,16 +616,18 @@ def iter_problems(name: SourceName, path: str | Path, report: LoadReport | None 
     module = _loader(name)
     seen: set[str] = set()
     current: Path | None = None
-    for record, file, index in read_records(path):
+    for record, file, index, location in read_located_records(path):
         if report is not None and file != current:
             report.paths.append(str(file))
             current = file
+        ref = record_ref(file, index, location.line)
+        check_identity(name, record, ref, f"{file}:{location.line}")
         try:
-            problems = module.record_to_problems(_mapping(record, record_ref(file, index)), file=file, index=index)
+            problems = module.record_to_problems(_mapping(record, ref), file=file, index=index, line=location.line)
         except SourceRecordError as exc:
             if report is not None:
                 report.records += 1
-                report.skip(exc)
+                report.skip(exc, location)
             continue
         for problem in problems:
             if problem.id in seen:
@@ -523,11 +636,45 @@ def iter_problems(name: SourceName, path: str | Path, report: LoadReport | None 
                     report.skip(
                         SourceRecordError(
                             problem.id, "id", f"id already read from an earlier record ({file.name})", SKIP_DUPLICATE
-                        )
+                        ),
+                        location,
                     )
                 continue
             seen.add(problem.id)
+            if report is not None:
+                report.locations[problem.id] = location
             yield problem
+
+
+def check_identity(name: str, record: object, ref: str, where: str) -> None:
+    """Refuse a record that names another source dataset than the one it is read as.
+
+    Our clean files (and LogicNLI's) carry a ``dataset`` field. A FOLIO file read as ProverQA would otherwise be
+    loaded (both clean layouts look alike), and the build's card would state ProverQA's licence for FOLIO's
+    share-alike data: the data, not the flag, decides what a build is.
+
+    Args:
+        name: The source the records are read as.
+        record: The record (anything but a mapping is left to the loader).
+        ref: How to name the record when it has no id.
+        where: Where it is (``path:line``, or ``record N`` for records in memory).
+
+    Raises:
+        SourceDataError: The record's ``dataset`` is a string other than `name`; names the file and line, the
+            record and both identities.
+    """
+    if not isinstance(record, Mapping):
+        return
+    identity = record.get("dataset")
+    if not isinstance(identity, str) or identity.strip().lower() in ("", name):
+        return
+    rid = record.get("id")
+    label = rid if isinstance(rid, (str, int)) and not isinstance(rid, bool) and str(rid).strip() else ref
+    said = identity.strip().lower()
+    advice = f": read this file as {said}, or give {name} data" if said in SOURCE_NAMES else ""
+    raise SourceDataError(
+        f'{where}: record {label!r} is a {identity!r} record (its "dataset" field), but it is read as {name}{advice}'
+    )
 
 
 def cases_from_records(
@@ -556,6 +703,7 @@ def cases_from_records(
     report = LoadReport(source)
     problems: list[SourceProblem] = []
     for index, record in enumerate(records):
+        check_identity(source, record, record_ref(None, index), f"record {index}")
         try:
             problems.extend(
                 module.record_to_problems(_mapping(record, record_ref(None, index)), split=split, index=index)
@@ -605,8 +753,9 @@ def load_source(
         ``(cases, report)``.
 
     Raises:
-        ValueError: Unknown source name, no path, or no record could be loaded (the message gives the skip
-            counts).
+        ValueError: Unknown source name or no path.
+        SourceDataError: No record could be loaded (the message gives the skip counts), or a record names
+            another source dataset than `name`.
         FileNotFoundError: The path does not exist or holds no data file.
     """
     _check_name(name)
@@ -621,7 +770,7 @@ def load_source(
     problems = list(iter_problems(name, path, report))
     cases = module.problems_to_cases(problems, report, unify_constants=unify_constants, **options)
     if not cases:
-        raise ValueError(
+        raise SourceDataError(
             f"no usable {name} problem in {path}: {report.records} records, skipped "
             f"{dict(report.skipped.most_common())}"
         )
@@ -667,13 +816,16 @@ __all__ = [
     "UNIFY_MODES",
     "USABLE_LABELS",
     "LoadReport",
+    "RecordLocation",
     "SkipDetail",
     "SourceName",
+    "SourceDataError",
     "SourceProblem",
     "SourceRecordError",
     "UnifyMode",
     "UnreadableRecord",
     "cases_from_records",
+    "check_identity",
     "constant_key",
     "iter_problems",
     "load_source",
@@ -682,6 +834,7 @@ __all__ = [
     "parse_formula",
     "parse_problem",
     "problem_to_case",
+    "read_located_records",
     "read_records",
     "record_id",
     "record_ref",

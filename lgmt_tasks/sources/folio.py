@@ -60,7 +60,12 @@ def detect_layout(record: Mapping[str, Any]) -> str:
 
 
 def record_to_problem(
-    record: Mapping[str, Any], *, split: str | None = None, file: Path | None = None, index: int = 0
+    record: Mapping[str, Any],
+    *,
+    split: str | None = None,
+    file: Path | None = None,
+    index: int = 0,
+    line: int | None = None,
 ) -> SourceProblem:
     """Map one FOLIO record, in any of the three layouts, to a `SourceProblem` (strings only, nothing parsed).
 
@@ -70,6 +75,7 @@ def record_to_problem(
         file: The file the record came from (for the split).
         index: The record's 0-based position in its file: the id of raw v0.0 validation records, which have no
             ids of their own (the clean file uses the same numbering).
+        line: The record's 1-based line in its file (names a record that has no usable id).
 
     Raises:
         SourceRecordError: The layout is not a FOLIO layout, a field is missing or of the wrong type, or the label
@@ -78,7 +84,7 @@ def record_to_problem(
     layout = detect_layout(record)
     split = split or split_from_filename(file, SPLITS)
     if layout == "clean":
-        rid = record_id(record, "id", record_ref(file, index))
+        rid = record_id(record, "id", record_ref(file, index, line))
         premises = text_list(rid, "premises", record.get("premises"))
         premises_fol = text_list(rid, "premises_fol", record.get("premises_fol"))
         conclusion_fol = record.get("conclusion_fol")
@@ -97,7 +103,7 @@ def record_to_problem(
         conclusion_fol = record.get("conclusion-FOL")
         label_source = record.get("label")
     else:
-        rid = str(record.get("id", record.get("example_id", f"record {index}")))
+        rid = str(record.get("id", record.get("example_id", record_ref(file, index, line))))
         raise SourceRecordError(
             rid, "<record>", f"not a FOLIO record layout (keys: {', '.join(sorted(record))})", SKIP_LAYOUT
         )
@@ -120,10 +126,15 @@ def _lines(text: str) -> list[str]:
 
 
 def record_to_problems(
-    record: Mapping[str, Any], *, split: str | None = None, file: Path | None = None, index: int = 0
+    record: Mapping[str, Any],
+    *,
+    split: str | None = None,
+    file: Path | None = None,
+    index: int = 0,
+    line: int | None = None,
 ) -> list[SourceProblem]:
     """One record is one problem in FOLIO (the loader protocol allows several, for LogicNLI stories)."""
-    return [record_to_problem(record, split=split, file=file, index=index)]
+    return [record_to_problem(record, split=split, file=file, index=index, line=line)]
 
 
 def record_to_case(record: Mapping[str, Any], *, split: str | None = None, index: int = 0) -> Case:

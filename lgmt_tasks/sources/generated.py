@@ -110,8 +110,9 @@ class Vocabulary:
 
     Names are chosen for the template realiser's natural phrasing (`lgmt_tasks.logic.lexicon`), which derives
     English from the names alone: a unary predicate reads "x is <words>" unless its first word is a verb
-    ("alice is happy", "alice is fond of jazz", "alice owns a dog"), a binary one reads "x <verb> y" ("alice likes
-    bob"). Bare nouns would read without an article ("alice is student"), so the packaged vocabulary has none.
+    ("Alice is happy", "Alice is fond of jazz", "Alice owns a dog"), a binary one reads "x <verb> y" ("Alice likes
+    Bob"); a person is spoken as a proper name, capitalised wherever it stands ("Either Bob cooks or Alice is
+    happy"). Bare nouns would read without an article ("Alice is student"), so the packaged vocabulary has none.
 
     Attributes:
         people: Individual constants (lowerCamel person names, never a single letter u-z, which would read as a

@@ -176,7 +176,12 @@ def detect_layout(record: Mapping[str, Any]) -> str:
 
 
 def record_to_problems(
-    record: Mapping[str, Any], *, split: str | None = None, file: Path | None = None, index: int = 0
+    record: Mapping[str, Any],
+    *,
+    split: str | None = None,
+    file: Path | None = None,
+    index: int = 0,
+    line: int | None = None,
 ) -> list[SourceProblem]:
     """Map a LogicNLI record to its problems: one for a per-problem record, one per statement for a story.
 
@@ -185,13 +190,14 @@ def record_to_problems(
         split: Unused (LogicNLI records carry ids); part of the loader protocol.
         file: Unused; part of the loader protocol.
         index: The record's position, for the error message of an unrecognised layout.
+        line: The record's 1-based line in its file (names a record that has no usable id).
 
     Raises:
         SourceRecordError: Not a LogicNLI layout, or an unknown label.
     """
     layout = detect_layout(record)
     if layout == "problem":
-        rid = record_id(record, "id", record_ref(file, index))
+        rid = record_id(record, "id", record_ref(file, index, line))
         return [
             _problem(
                 record,
@@ -208,7 +214,7 @@ def record_to_problems(
             )
         ]
     if layout == "story":
-        story_id = record_id(record, "story_id", record_ref(file, index))
+        story_id = record_id(record, "story_id", record_ref(file, index, line))
         facts_fol = text_list(story_id, "facts_fol", record.get("facts_fol"))
         facts = text_list(story_id, "facts", record.get("facts"))
         premises = [*facts, *text_list(story_id, "rules", record.get("rules"))]
@@ -235,7 +241,7 @@ def record_to_problems(
                 )
             )
         return problems
-    rid = str(record.get("id", record.get("story_id", f"record {index}")))
+    rid = str(record.get("id", record.get("story_id", record_ref(file, index, line))))
     raise SourceRecordError(
         rid, "<record>", f"not a LogicNLI record layout (keys: {', '.join(sorted(record))})", SKIP_LAYOUT
     )

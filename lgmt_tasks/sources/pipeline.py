@@ -8,10 +8,12 @@ of processes.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
+from lgmt_tasks.builders.cache import BUILD_LOGGER
 from lgmt_tasks.builders.parallel import SERIAL, Workers, split
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.ids import derived_seed
@@ -19,7 +21,7 @@ from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS, Contradictory, Label, Un
 from lgmt_tasks.sources.case import Case
 from lgmt_tasks.vocabulary import SOURCES
 
-SOURCE_STAGE_REVISION = 2
+SOURCE_STAGE_REVISION = 3
 """Bump when this stage's output changes: both suites' build revisions include it, so their caches are renewed."""
 
 
@@ -48,6 +50,10 @@ class SourceConfig:
             raise ValueError(f"source={self.source!r} needs source_path (a file or folder of its records)")
 
 
+_LOG = logging.getLogger(BUILD_LOGGER)
+"""Stage lines (shown on stderr while a task's first use builds; see `lgmt_tasks.builders.cache`)."""
+
+
 def load_source_cases(config: SourceConfig, stats: BuildStats, workers: Workers = SERIAL) -> list[Case]:
     """Source cases for the configured source, with skipped records counted under bucket `source`.
 
@@ -55,6 +61,8 @@ def load_source_cases(config: SourceConfig, stats: BuildStats, workers: Workers 
     """
     if config.source == "generated":
         from lgmt_tasks.sources.generated import GenerationReport
+
+        _LOG.info("generating %d source problems (seed %d)", config.generated_cases, config.seed)
 
         runs = split(range(config.generated_cases), workers.runs(config.generated_cases))
         jobs = [(run[0], len(run), config.seed, config.timeout_ms) for run in runs]
@@ -68,11 +76,15 @@ def load_source_cases(config: SourceConfig, stats: BuildStats, workers: Workers 
     from lgmt_tasks.sources.common import load_source
 
     assert config.source_path is not None
+    _LOG.info("reading %s records from %s", config.source, config.source_path)
     cases, report = load_source(config.source, config.source_path)  # type: ignore[arg-type]
     stats.count("source", "records", report.records)
     stats.count("source", "loaded", report.loaded)
     for reason, n in report.skipped.items():
         stats.drop("source", reason, n, ids=[d.id for d in report.details if d.category == reason])
+    if report.details:
+        # Every unusable record: id, field, reason, and where it is (file, 1-based line and column).
+        stats.notes["source_skips"] = [asdict(d) for d in report.details]
     return list(cases)
 
 
@@ -95,6 +107,7 @@ def prove_sources(cases: Iterable[Case], stats: BuildStats, timeout_ms: int, wor
     With `workers`, runs of cases are proven in worker processes; kept cases and counts are merged in order.
     """
     ordered = list(cases)
+    _LOG.info("proving the labels of %d source cases with Z3", len(ordered))
     jobs = [(run, timeout_ms) for run in split(ordered, workers.runs(len(ordered)))]
     kept: list[Case] = []
     for part, part_stats in workers.map(_prove_run, jobs):

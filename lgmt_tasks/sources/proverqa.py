@@ -70,7 +70,12 @@ def detect_layout(record: Mapping[str, Any]) -> str:
 
 
 def record_to_problem(
-    record: Mapping[str, Any], *, split: str | None = None, file: Path | None = None, index: int = 0
+    record: Mapping[str, Any],
+    *,
+    split: str | None = None,
+    file: Path | None = None,
+    index: int = 0,
+    line: int | None = None,
 ) -> SourceProblem:
     """Map one ProverQA record (clean or raw layout) to a `SourceProblem` (strings only, nothing parsed).
 
@@ -78,21 +83,24 @@ def record_to_problem(
         record: The record.
         split: The difficulty level, for ids of raw records (default: from `file`'s name).
         file: The file the record came from.
-        index: The record's position in its file (names a record that has no usable id).
+        index: The record's 0-based position in its file.
+        line: The record's 1-based line in its file (names a record that has no usable id).
 
     Raises:
         SourceRecordError: Not a ProverQA layout, a field missing or of the wrong type, or an unknown answer.
     """
     layout = detect_layout(record)
     if layout == "clean":
-        rid = record_id(record, "id", record_ref(file, index))
+        rid = record_id(record, "id", record_ref(file, index, line))
         premises = text_list(rid, "premises", record.get("premises"))
         premises_fol = text_list(rid, "premises_fol", record.get("premises_fol"))
         conclusion = text_field(rid, "conclusion", record.get("conclusion"))
         label_source = record.get("label_source", record.get("label"))
     elif layout == "raw":
         level = split or split_from_filename(file, LEVELS)
-        rid = "_".join(part for part in ("proverqa", level, record_id(record, "id", record_ref(file, index))) if part)
+        rid = "_".join(
+            part for part in ("proverqa", level, record_id(record, "id", record_ref(file, index, line))) if part
+        )
         nl2fol = require(record, "nl2fol", rid)
         if not isinstance(nl2fol, Mapping):
             raise SourceRecordError(
@@ -104,7 +112,7 @@ def record_to_problem(
         conclusion = QUESTION_PREFIX.sub("", text_field(rid, "question", record.get("question")))
         label_source = record.get("answer")
     else:
-        rid = str(record.get("id", f"record {index}"))
+        rid = str(record.get("id", record_ref(file, index, line)))
         raise SourceRecordError(
             rid, "<record>", f"not a ProverQA record layout (keys: {', '.join(sorted(record))})", SKIP_LAYOUT
         )
@@ -122,10 +130,15 @@ def record_to_problem(
 
 
 def record_to_problems(
-    record: Mapping[str, Any], *, split: str | None = None, file: Path | None = None, index: int = 0
+    record: Mapping[str, Any],
+    *,
+    split: str | None = None,
+    file: Path | None = None,
+    index: int = 0,
+    line: int | None = None,
 ) -> list[SourceProblem]:
     """One record is one problem in ProverQA (the loader protocol allows several, for LogicNLI stories)."""
-    return [record_to_problem(record, split=split, file=file, index=index)]
+    return [record_to_problem(record, split=split, file=file, index=index, line=line)]
 
 
 def record_to_case(record: Mapping[str, Any], *, split: str | None = None) -> Case:

@@ -63,7 +63,7 @@ def parse_sentence(text: str) -> Formula:
     try:
         formula = parse(text)
     except FormulaSyntaxError as exc:
-        raise UnparsableFormula(f"{text!r}: syntax error at column {exc.column}, expected {exc.expected}") from exc
+        raise UnparsableFormula(f"{text!r}: syntax error at column {exc.column + 1}, expected {exc.expected}") from exc
     free = free_vars(formula)
     if free:
         raise UnparsableFormula(f"{text!r}: free variable(s) {', '.join(sorted(free))}")

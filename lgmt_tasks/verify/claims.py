@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from lgmt_tasks import suites as registry
+from lgmt_tasks.builders.repo_folder import check_columns as check_columns  # shared with the task loaders
+from lgmt_tasks.builders.repo_folder import detect_suite as detect_suite
 from lgmt_tasks.vocabulary import TRUTH_LABELS
 
 ClaimKind = Literal["label", "entails", "equivalent"]
@@ -108,28 +110,3 @@ def row_claims(suite: str, row: Mapping[str, Any], row_id: str) -> list[Claim]:
     """The claims of one row of `suite` (each suite's `claims.row_claims`, found through the suite registry)."""
     extract: Extractor = registry.suite(suite).attr("claims", "row_claims")
     return extract(row, row_id)
-
-
-def detect_suite(columns: Sequence[str]) -> str:
-    """The suite whose columns a dataset has.
-
-    Raises:
-        ValueError: No suite, or more than one, matches the columns.
-    """
-    have = set(columns)
-    matches = [s.name for s in registry.SUITES if s.columns <= have]
-    if len(matches) != 1:
-        found = "no suite" if not matches else f"several suites ({', '.join(matches)})"
-        raise ValueError(
-            f"columns {sorted(have)} match {found}; pass --suite, one of {', '.join(registry.SUITE_NAMES)}"
-        )
-    return matches[0]
-
-
-def check_columns(suite: str, columns: Sequence[str]) -> None:
-    """Raise a `ValueError` naming the missing columns when a dataset cannot be a `suite` dataset."""
-    if suite not in registry.SUITE_NAMES:
-        raise ValueError(f"suite={suite!r}: expected one of {', '.join(registry.SUITE_NAMES)}")
-    missing = sorted(registry.suite(suite).columns - set(columns))
-    if missing:
-        raise ValueError(f"suite {suite!r} needs the column(s) {', '.join(missing)}, which this dataset lacks")

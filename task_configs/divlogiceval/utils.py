@@ -24,7 +24,8 @@ message (chat) or a paragraph before the prompt (plain text).
 Parameters (YAML `metadata` / `dataset_kwargs`; override with `--metadata '{"shots": 3, "alpha": 0.5}'`):
 `shots` (0 or 3), `alpha` (PC_α, default 1), `instruction` (`standard`, or `no_reasoning`: the NoLR sentence of
 §3.1 added), and the dataset parameters `question_type` (`3c1e`, `3e1c`, `missing`, `all`), `form` (`natural`, or
-`symbolic`: s-DivLogicEval, the documents' content and options replaced by formulas), `per_type`, `seed`, `n`,
+`symbolic`: s-DivLogicEval, the documents' content and options replaced by formulas), `per_type`, `seed` (in the
+metadata `dataset_seed`: lm-eval merges model arguments such as vLLM's `seed` into it), `n`,
 `pool`, `dataset` / `dataset_revision` (a folder written by `lgmt build divlogiceval`, a Hub id, or the authors'
 released data) and `variant` (`polished` or `unpolished`, the released file). `--metadata` wins over the
 YAML; the effective values are written back into the task config so the results file shows them; a metadata key

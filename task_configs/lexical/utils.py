@@ -21,9 +21,10 @@ LGMT's, `_requests.RATE_AGGREGATIONS`), LLMorph's confusion matrix `cm_pass_corr
 definitions and denominators.
 
 Parameters (YAML `dataset_kwargs`, overridable with `--metadata`): `mr` (default `function`; ids comma-separated),
-`part` (default `all`), `per_mr` (default `DEFAULT_PER_MR`), `seed`, `source`, `source_path`, `dataset`,
-`dataset_revision`; and `prompting` as for LGMT. A metadata key that is no parameter is reported in a logged warning
-with the valid keys (`_requests.dataset_params`).
+`part` (default `all`), `per_mr` (default `DEFAULT_PER_MR`), `seed` (in the metadata `dataset_seed`, see
+`_requests.METADATA_NAMES`), `source`, `source_path`, `dataset`, `dataset_revision`; and `prompting` and `prefill` as
+for LGMT. A metadata key that is no parameter is ignored with a logged warning naming the task and the valid keys
+(`_requests.dataset_params`).
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ DEFAULT_PER_MR = 20
 PARAMS = Parameters(
     suite="lexical",
     dataset=("mr", "part", "per_mr", "seed", "source", "source_path", "style", "dataset", "dataset_revision"),
-    task=("prompting",),
+    task=("prompting", "prefill"),
 )
 """The parameters: `--metadata` may override the dataset parameters and `prompting`."""
 

@@ -38,6 +38,9 @@ or `TaskManager(metadata=...)`):
 
 - `prompting` (YAML `metadata`): default `zero_shot_cot` for generation (the paper's default, as in the Inspect
   tasks) and `zero_shot` for log-likelihood. Small local models often do better with `zero_shot`.
+- `prefill` (default false): generation contexts end with the opening of the JSON answer, which is put back in
+  front of each completion before parsing (`LabelGroupTask.configure`); for small local models, whose generations
+  are otherwise all unparsed.
 - `relation_set` (YAML `dataset_kwargs`; fixed by the task, `lgmt_mr_e` evaluates `mr_e`): a key of
   `lgmt_tasks.lgmt.dataset.MR_SETS`. Its former name `suite` is still read, with a deprecation warning, until the
   next release; giving both is an error.
@@ -45,9 +48,10 @@ or `TaskManager(metadata=...)`):
   the Inspect default of 200 to keep a first lm-eval run short), `seed`, `source`, `source_path`, `followups`,
   `compose`, `names`, and `dataset` / `dataset_revision` to evaluate a folder written by `lgmt build` or a Hub
   dataset instead of building. `--metadata` wins over the YAML; the effective values are written back to the task's
-  `dataset_kwargs`, so the results file shows what was evaluated. (`dataset_revision`, not `revision`: lm-eval
-  merges the model arguments into the metadata, and `revision` is a model argument of `hf`.) A metadata key that is
-  no parameter is reported in a logged warning with the valid keys (`_requests.dataset_params`).
+  `dataset_kwargs`, so the results file shows what was evaluated. In the metadata the seed is `dataset_seed` and the
+  revision `dataset_revision`: lm-eval merges the model arguments into the metadata, and `seed` (vLLM, the API
+  models) and `revision` (`hf`) are model arguments (`_requests.METADATA_NAMES`). A metadata key that is no
+  parameter is ignored with a logged warning naming the task and the valid keys (`_requests.dataset_params`).
 
 Documents are ordered round-robin over relations (first group of every relation, then the second, ...), so that
 `--limit N` evaluates a spread of relations rather than N groups of the first one.
@@ -95,7 +99,7 @@ PARAMS = Parameters(
     suite="LGMT",
     fixed=("relation_set",),
     dataset=("per_mr", "seed", "source", "source_path", "followups", "compose", "names", "dataset", "dataset_revision"),
-    task=("prompting",),
+    task=("prompting", "prefill"),
     renamed={"suite": "relation_set"},
 )
 """The parameters: the relation set is fixed by the task (`suite` is its deprecated name); `--metadata` may override

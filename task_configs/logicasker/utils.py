@@ -11,10 +11,11 @@ document is one test (a dataset row of `lgmt build logicasker`), with the same q
 
 Parameters (YAML `metadata`; override with `--metadata '{"logic": "predicate", "length": "1..7", "per_skill": 2}'`
 or `TaskManager(metadata=...)`): `logic`, `category`, `rule` (comma-separated names or ids), `length` (`1`, `1..7`,
-`1,3,5`), `per_skill`, `seed`, and `dataset` / `dataset_revision` to evaluate a folder written by `lgmt build
-logicasker` or a Hub dataset instead of building (`dataset_revision`, not `revision`, which is a model argument of
-`hf` that lm-eval merges into the metadata). A metadata key that is no parameter is reported in a logged warning with
-the valid keys (`_requests.dataset_params`).
+`1,3,5`), `per_skill`, `dataset_seed`, and `dataset` / `dataset_revision` to evaluate a folder written by `lgmt build
+logicasker` or a Hub dataset instead of building (`dataset_seed` and `dataset_revision`, not `seed` and `revision`:
+lm-eval merges the model arguments into the metadata, and those are model arguments of vLLM / the API models and of
+`hf`; `_requests.METADATA_NAMES`). A metadata key that is no parameter is ignored with a logged warning naming the
+task and the valid keys (`_requests.dataset_params`).
 
 Metrics: `accuracy` (Σ correct / documents, an unanswered document wrong), `response_accuracy` (Σ correct / Σ answered,
 the paper's §3.3 figure), `instruction_following_rate` (Σ answered / documents), and

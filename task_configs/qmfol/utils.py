@@ -7,7 +7,8 @@ is read by the one label parser (`parse_label`), as the Inspect scorer reads it.
 
 Parameters (YAML `metadata`; override with `--metadata '{"depth": [5, 10], "distractors": 0, "per_config": 3}'` or
 `TaskManager(metadata=...)`): `depth`, `width`, `distractors`, `topic`, `label` (one value, a list, or a string
-"5,10"), `seed`, `per_config`, `padding_tokens` (the §4.2.2 length control; only with `distractors` 0), and
+"5,10"), `dataset_seed` (the build's `seed`: lm-eval merges model arguments, vLLM's `seed` among them, into the
+metadata), `per_config`, `padding_tokens` (the §4.2.2 length control; only with `distractors` 0), and
 `dataset` / `dataset_revision` to evaluate a folder written by `lgmt build qmfol` or a Hub dataset instead of
 building (`dataset_revision`, not `revision`, which is a model argument of `hf` that lm-eval merges into the
 metadata). Without `dataset` the default grid is the Inspect task's (96 tasks). A metadata key that is no parameter is

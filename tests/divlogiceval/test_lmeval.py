@@ -143,8 +143,8 @@ def test_a_mistyped_metadata_key_is_reported_with_the_valid_keys(small_repo, cap
     manager(small_repo, per_typ=1).load(["lgmt_divlogiceval"])
     assert "metadata key 'per_typ' is not a parameter of DivLogicEval (did you mean 'per_type'?)" in caplog.text
     assert (
-        "DivLogicEval parameters: question_type, form, per_type, seed, n, pool, dataset, dataset_revision, variant, "
-        "shots, alpha, instruction"
+        "DivLogicEval parameters: question_type, form, per_type, dataset_seed, n, pool, dataset, dataset_revision, "
+        "variant, shots, alpha, instruction"
     ) in caplog.text
 
 

@@ -103,6 +103,18 @@ def test_offline_mode_fails_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None
     assert result.output.strip() == "Error: HF_HUB_OFFLINE is set: cannot push to the Hub (unset it to publish)"
 
 
+def test_offline_mode_names_the_variable_that_is_set(tmp_path: Path) -> None:
+    # `huggingface_hub` goes offline on TRANSFORMERS_OFFLINE too; the message must not blame HF_HUB_OFFLINE.
+    result = run_cli(
+        ["publish", "logicasker", "--repo-id", "my-org/x", "--folder", str(SMALL)],
+        tmp_path,
+        TRANSFORMERS_OFFLINE="1",
+    )
+    assert one_error_line(result) == (
+        "Error: TRANSFORMERS_OFFLINE is set: cannot push to the Hub (unset it to publish)"
+    )
+
+
 def test_bad_repo_id_is_refused_before_anything_else() -> None:
     result = CliRunner().invoke(main, ["publish", "logicasker", "--repo-id", "no-slash", "--folder", str(SMALL)])
     assert result.exit_code != 0 and "expected ORG/NAME" in result.output

@@ -67,7 +67,7 @@ def test_pending_rows_need_a_transformer(repo):
         ({"mr": "MR-999"}, "unknown lexical relation 'MR-999'"),
         ({"part": "context"}, "part='context'"),
         ({"output": "json"}, "output='json'"),
-        ({"prompting": "cot"}, "prompting must be one of"),
+        ({"prompting": "cot"}, "prompting='cot': expected one of"),
         ({"source": "snli"}, "source='snli'"),
         ({"equivalent_threshold": 1.3}, "equivalent_threshold=1.3: must be between 0 and 1"),
         ({"thresholds": "mean"}, "thresholds='mean': expected one of code, paper"),

@@ -1,10 +1,8 @@
 """`lgmt report --out`, the LGMT paper tables, the leaderboard (Inspect logs and lm-eval results) and eval reports.
 
 The logs come from real runs of the `lgmt` task (all 20 relations, one group each, built once into a folder) on
-scripted mock models. Every source answer is the gold label, except for sources whose position among the distinct
-source prompts is a multiple of 3 (answered with the next label: wrong). Follow-up k (groups in id order) follows
-`PLAN[(k + shift) % 4]`: the source's answer, another label (a violation), an unreadable reply, the source's answer.
-Runs: model A zero_shot (shift 0), model A few_shot (shift 1), model B zero_shot (shift 2, `--limit 12`).
+scripted mock models (`tests/report/scripted.py`, which describes the script). Runs: model A zero_shot, model A
+few_shot, model B zero_shot with `--limit 12`.
 Expected numbers are counted here from that script, never read from the report.
 """
 
@@ -14,14 +12,9 @@ import csv
 import json
 import math
 import shlex
-from collections.abc import Callable
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from inspect_ai import eval
-from inspect_ai.log import EvalLog
-from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
 from PIL import Image
 
 from lgmt_tasks import __version__
@@ -30,132 +23,10 @@ from lgmt_tasks.lgmt.report import suite_report
 from lgmt_tasks.report.eval_report import eval_report
 from lgmt_tasks.report.leaderboard import LEADERBOARD_COLUMNS, lm_eval_rows
 from lgmt_tasks.report.suites import group_by_suite, suite_report_function
-from lgmt_tasks.solvers.prompts import system_prompt
 from lgmt_tasks.suites import suite as registry_entry
+from tests.report.scripted import LIMIT_B, MODEL_A, MODEL_B, RUNS, keep_for, paths
 
 LGMT_VERSION = registry_entry("lgmt").version
-
-LABELS = ("True", "False", "Unknown")
-PLAN = ("same", "other", "unreadable", "same")
-MODEL_A, MODEL_B = "mockllm/model", "mockllm/second"
-RUNS = {(MODEL_A, "zero_shot"): 0, (MODEL_A, "few_shot"): 1, (MODEL_B, "zero_shot"): 2}
-LIMIT_B = 12
-
-
-def nxt(label: str) -> str:
-    return LABELS[(LABELS.index(label) + 1) % 3]
-
-
-def reply(label: str | None) -> str:
-    return "I cannot tell." if label is None else json.dumps({"label": label})
-
-
-class Script:
-    """The answers of every run, by (model, prompting) and user prompt; and the expected outcome of every group."""
-
-    def __init__(self, samples: list[Any]) -> None:
-        self.samples = sorted(samples, key=lambda s: str(s.id))
-        sources = sorted({s.metadata["members"][0] for s in self.samples})
-        self.source_answer = {}
-        for s in self.samples:
-            gold, prompt = s.target, s.metadata["members"][0]
-            self.source_answer[prompt] = nxt(gold) if sources.index(prompt) % 3 == 0 else gold
-        self.answers: dict[tuple[str, str], dict[str, str]] = {}
-        self.outcomes: dict[tuple[str, str], dict[str, dict[str, int]]] = {}
-        for run, shift in RUNS.items():
-            answers = {p: reply(a) for p, a in self.source_answer.items()}
-            outcomes: dict[str, dict[str, int]] = {}
-            for k, s in enumerate(self.samples):
-                source, followup = s.metadata["members"]
-                plan = PLAN[(k + shift) % 4]
-                said = self.source_answer[source]
-                answer = {"same": said, "other": nxt(said), "unreadable": None}[plan]
-                answers[followup] = reply(answer)
-                outcomes[str(s.id)] = self._outcome(s.target, said, plan)
-            self.answers[run], self.outcomes[run] = answers, outcomes
-
-    @staticmethod
-    def _outcome(gold: str, said: str, plan: str) -> dict[str, int]:
-        parsed = plan != "unreadable"
-        violation = plan == "other"
-        right = said == gold
-        return {
-            "parsed": int(parsed),
-            "violation": int(parsed and violation),
-            "source_correct": int(parsed and right),
-            "consistent_correct": int(parsed and right and not violation),
-            "hidden_defect": int(parsed and right and violation),
-            "false_unreported": int(parsed and not right and not violation),
-            "source_answered_correctly": int(right),  # the source is always readable
-            "tested": 1,
-        }
-
-    def model(self, run: tuple[str, str]) -> Any:
-        answers = self.answers[run]
-        system = system_prompt(run[1])
-
-        def outputs(messages: list[ChatMessage], *_: Any) -> ModelOutput:
-            assert messages[0].text == system
-            out = ModelOutput.from_content(run[0], answers[next(m.text for m in messages if m.role == "user")])
-            out.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
-            return out
-
-        return get_model(run[0], custom_outputs=outputs, memoize=False)
-
-    def expected(self, run: tuple[str, str], keep: Callable[[Any], bool] = lambda s: True) -> dict[str, float]:
-        """Counts and rates of the groups of one run that `keep` selects (model B: only its first 12 samples)."""
-        ids = {str(s.id) for s in self.samples if keep(s)}
-        chosen = [o for i, o in self.outcomes[run].items() if i in ids]
-        total = {key: sum(o[key] for o in chosen) for key in chosen[0]}
-        parsed = total["parsed"]
-
-        def over(n: int) -> float:
-            return n / parsed if parsed else math.nan
-
-        return {
-            "groups": len(chosen),
-            "parsed": parsed,
-            "violations": total["violation"],
-            "mvr": over(total["violation"]),
-            "acc_static": total["source_answered_correctly"] / len(chosen),
-            "acc_cons": total["consistent_correct"] / len(chosen),
-            "acc_static_parsed": over(total["source_correct"]),
-            "acc_cons_parsed": over(total["consistent_correct"]),
-            "hdr": over(total["hidden_defect"]),
-            "fur": over(total["false_unreported"]),
-            "unparsed_rate": (len(chosen) - parsed) / len(chosen),
-        }
-
-
-@pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    from lgmt_tasks.lgmt.build import LgmtConfig, build_lgmt
-    from lgmt_tasks.lgmt.card import write_lgmt_repo
-    from lgmt_tasks.lgmt.task import lgmt
-
-    root = tmp_path_factory.mktemp("lgmt-report")
-    folder = root / "dataset"
-    write_lgmt_repo(build_lgmt(LgmtConfig(per_mr=1, seed=0)), folder)
-    tasks = {run: lgmt(dataset=str(folder), prompting=run[1]) for run in RUNS}
-    script = Script(list(tasks[(MODEL_A, "zero_shot")].dataset))
-    first_b = {str(s.id) for s in list(tasks[(MODEL_B, "zero_shot")].dataset)[:LIMIT_B]}
-    logs: dict[tuple[str, str], EvalLog] = {}
-    for run, task in tasks.items():
-        limit = LIMIT_B if run[0] == MODEL_B else None
-        [log] = eval(
-            task, model=script.model(run), log_dir=str(root / "logs"), display="none", limit=limit, max_tokens=64
-        )
-        assert log.status == "success", log.error
-        logs[run] = log
-    return {"root": root, "dataset": folder, "script": script, "logs": logs, "first_b": first_b}
-
-
-def keep_for(runs: dict[str, Any], run: tuple[str, str]) -> Callable[[Any], bool]:
-    return (lambda s: str(s.id) in runs["first_b"]) if run[0] == MODEL_B else (lambda s: True)
-
-
-def paths(runs: dict[str, Any]) -> list[str]:
-    return [str(log.location) for log in runs["logs"].values()]
 
 
 def test_script_exercises_every_outcome(runs):
@@ -193,7 +64,8 @@ def test_tables_7_and_9_pool_models_per_prompting(runs):
     report = suite_report(paths(runs), None)
     script = runs["script"]
     table7, table9 = report.tables["table7_categories"], report.tables["table9_relations"]
-    assert list(table7.columns) == ["prompting", "category", "Avg. MVR", MODEL_A, MODEL_B]
+    assert list(table7.columns) == ["prompting", "settings", "category", "Avg. MVR", MODEL_A, MODEL_B]
+    assert set(table7["settings"]) == {""}  # the three runs differ only in model and prompting
     zero = table7[table7["prompting"] == "zero_shot"]
     assert list(zero["category"]) == ["MR-E", "MR-S", "MR-P", "MR-C"]
     assert list(table7[table7["prompting"] == "few_shot"]["category"]) == ["MR-E", "MR-S", "MR-P", "MR-C"]
@@ -266,11 +138,12 @@ def test_report_folder_tables_plots_index_and_leaderboard(runs, tmp_path):
     assert set(by_run) == set(RUNS)
     for run in RUNS:
         row, want = by_run[run], runs["script"].expected(run, keep_for(runs, run))
-        assert (row["suite"], row["task"], row["harness"], row["harness_task"]) == (
+        assert (row["suite"], row["task"], row["harness"], row["harness_task"], row["status"]) == (
             "lgmt",
             "lgmt",
             "inspect",
             "lgmt_tasks/lgmt",
+            "success",
         )
         for metric in ("mvr", "acc_static", "acc_cons", "acc_static_parsed", "acc_cons_parsed", "hdr", "fur"):
             assert float(row[metric]) == pytest.approx(want[metric])

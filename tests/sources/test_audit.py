@@ -35,8 +35,12 @@ def test_cli_json_summary_and_report(tmp_path: Path) -> None:
     assert summary["records"] == 204
     assert summary["decided"] + summary["undecided"] + summary["contradictory"] == summary["problems"]
     assert summary["agreement"] == pytest.approx(summary["agree"] / summary["with_gold"], abs=1e-4)
-    lines = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()]
+    every = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()]
+    assert {line["kind"] for line in every} == {"disagreement", "unusable"}
+    lines = [line for line in every if line["kind"] == "disagreement"]
     assert len(lines) == summary["disagree"] == summary["with_gold"] - summary["agree"]
+    unusable = [line for line in every if line["kind"] == "unusable"]
+    assert len(unusable) == summary["unparsable"] + sum(summary["skipped"].values())
     for line in lines:
         assert {"id", "gold", "ours", "premises_fol", "conclusion_fol"} <= set(line)
         assert line["gold"] != line["ours"]

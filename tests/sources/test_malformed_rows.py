@@ -97,17 +97,21 @@ def test_each_malformed_row_is_one_named_skip(source, tmp_path):
     # The good rows arrive exactly as without the bad ones.
     assert [c.source_id for c in cases] == [c.source_id for c in baseline_cases]
     assert cases == baseline_cases
-    # Every bad row is one skip, under its category, named by its id (or its file and position when it has none).
+    # Every bad row is one skip, under its category, named by its id (or its file and 1-based line when it has
+    # none), and located: its file, 1-based line and column (one record per line here, so line = position + 1).
     details = {d.id: d for d in report.details}
-    for rid, (_, category) in bad.items():
+    for position, (rid, (_, category)) in enumerate(bad.items(), start=first_bad):
         assert details[rid].category == category, (rid, details[rid])
+        assert (details[rid].file, details[rid].line, details[rid].column) == (path.name, position + 1, 1)
     n = len(records)
     name = path.name
-    assert details[f"{name}#{first_bad + len(bad)}"].category == SKIP_MISSING_FIELD  # no id
-    assert details[f"{name}#{first_bad + len(bad) + 1}"].category == SKIP_WRONG_TYPE  # id is an object
-    assert details[f"{name}#{n - 2}"].category == SKIP_LAYOUT  # a JSON array, not an object
-    assert details[f"{name}#{n - 1}"].category == SKIP_LAYOUT  # null
-    assert details[f"{name}#{n}"].category == SKIP_INVALID_JSON  # a truncated line
+    assert details[f"{name}:{first_bad + len(bad) + 1}"].category == SKIP_MISSING_FIELD  # no id
+    assert details[f"{name}:{first_bad + len(bad) + 2}"].category == SKIP_WRONG_TYPE  # id is an object
+    assert details[f"{name}:{n - 1}"].category == SKIP_LAYOUT  # a JSON array, not an object
+    assert details[f"{name}:{n}"].category == SKIP_LAYOUT  # null
+    truncated = details[f"{name}:{n + 1}"]
+    assert truncated.category == SKIP_INVALID_JSON  # a truncated line
+    assert (truncated.line, truncated.column) == (n + 1, len('{"id": "truncated", "premises": [') + 1)
     skipped_bad = len(report.details) - len(baseline.details)
     assert skipped_bad == len(bad) + 5
     assert report.records == report.loaded + sum(report.skipped.values())
@@ -125,7 +129,11 @@ def test_lgmt_build_over_malformed_rows_names_them_and_ships_only_good_ones(tmp_
     names = build.stats.to_dict()["dropped_ids"]["source"]
     named = {i for ids in names.values() for i in ids}
     assert set(bad) <= named
-    assert f"{path.name}#{len(rows) + len(bad)}" in named  # the line that is not JSON
+    assert f"{path.name}:{len(rows) + len(bad) + 1}" in named  # the line that is not JSON (1-based)
+    located = {d["id"]: d for d in build.stats.to_dict()["notes"]["source_skips"]}
+    assert set(bad) | {f"{path.name}:{len(rows) + len(bad) + 1}"} <= set(located) <= named
+    for position, rid in enumerate(bad, start=len(rows) + 1):
+        assert (located[rid]["file"], located[rid]["line"], located[rid]["column"]) == (path.name, position, 1)
     for reason, n in build.stats.dropped["source"].items():
         assert len(names[reason]) == n, reason  # every source drop is named once
     assert len(build.dataset) > 0

@@ -33,15 +33,7 @@ GROUPS = {"lgmt", "lgmt_loglik"}
 # --- fixtures and the scripted LM ------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def built_dataset(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """One small build of all 20 relations, as `lgmt build` writes it; every task reads its relations from it."""
-    from lgmt_tasks.lgmt.build import LgmtConfig, build_lgmt
-    from lgmt_tasks.lgmt.card import write_lgmt_repo
-
-    out = tmp_path_factory.mktemp("lgmt") / "repo"
-    write_lgmt_repo(build_lgmt(LgmtConfig(per_mr=1, seed=0)), out)
-    return str(out)
+# `built_dataset` (one small build of all 20 relations) is in conftest.py, shared with test_lmeval_edges.py.
 
 
 def manager(dataset: str, **metadata: Any) -> TaskManager:

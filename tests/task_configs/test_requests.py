@@ -133,11 +133,11 @@ def test_unknown_metadata_keys_are_reported_with_the_valid_keys_and_a_suggestion
     params = dataset_params(PARAMS, {"relation_set": "mr_e", "seed": 0}, metadata)
     assert params == {"relation_set": "mr_e", "seed": 0, "per_mr": 4}
     messages = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
-    valid = "Demo parameters: relation_set, per_mr, seed, dataset, prompting"
-    assert messages == [
-        f"metadata key 'colour' is not a parameter of Demo; it is ignored. {valid}",
-        f"metadata key 'per_mrr' is not a parameter of Demo (did you mean 'per_mr'?); it is ignored. {valid}",
-        f"metadata key 'prompt' is not a parameter of Demo (did you mean 'prompting'?); it is ignored. {valid}",
+    valid = "Demo parameters: relation_set, per_mr, dataset_seed, dataset, prompting"
+    assert messages == [  # each names the task (here the stem of the YAML lm-eval records as config_source)
+        f"x: metadata key 'colour' is not a parameter of Demo; it is ignored. {valid}",
+        f"x: metadata key 'per_mrr' is not a parameter of Demo (did you mean 'per_mr'?); it is ignored. {valid}",
+        f"x: metadata key 'prompt' is not a parameter of Demo (did you mean 'prompting'?); it is ignored. {valid}",
     ]
 
 

@@ -1,0 +1,16 @@
+"""Fixtures shared by the lm-eval task tests."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def built_dataset(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """One small build of all 20 relations, as `lgmt build` writes it; every LGMT task reads its relations from it."""
+    from lgmt_tasks.lgmt.build import LgmtConfig, build_lgmt
+    from lgmt_tasks.lgmt.card import write_lgmt_repo
+
+    out = tmp_path_factory.mktemp("lgmt") / "repo"
+    write_lgmt_repo(build_lgmt(LgmtConfig(per_mr=1, seed=0)), out)
+    return str(out)
