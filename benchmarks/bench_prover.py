@@ -1,9 +1,11 @@
 """Prover speed on real benchmark problems: milliseconds per three-valued entailment query.
 
 For each dataset, every problem whose formulas parse is asked once, in this process, with the prover's default
-limits (`entailment` = two Z3 checks, occasionally three). Prints a Markdown table (queries, median and p95 ms
-per query, total seconds, queries per second) and writes `benchmarks/results/prover.json` with the machine
-facts needed to compare runs (cores, load average, Python, Z3 version, date).
+limits (`entailment` = two Z3 checks, occasionally three) and its default mode, or the one `--mode` names
+(`prover.PROVER_MODES`; ``bench_z3_vs_eprover.py`` compares the modes side by side). Prints a Markdown table
+(queries, median and p95 ms per query, total seconds, queries per second) and writes
+`benchmarks/results/prover.json` with the machine facts needed to compare runs (cores, load average, Python, Z3
+version, date).
 
 Run from the repository root (needs ../shared/data):
 
@@ -25,7 +27,7 @@ from typing import Any
 import z3
 
 from lgmt_tasks.logic.parse import parse
-from lgmt_tasks.logic.prover import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Label, entailment
+from lgmt_tasks.logic.prover import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, PROVER_MODES, Label, entailment
 from lgmt_tasks.sources.common import SourceRecordError, iter_problems, parse_problem
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,7 +50,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[rank - 1]
 
 
-def bench(source: str, path: Path, limit: int | None) -> dict[str, Any]:
+def bench(source: str, path: Path, limit: int | None, mode: str | None = None) -> dict[str, Any]:
     problems = []
     for problem in iter_problems(source, path):  # type: ignore[arg-type]
         try:
@@ -61,7 +63,7 @@ def bench(source: str, path: Path, limit: int | None) -> dict[str, Any]:
     start = time.perf_counter()
     for premises, conclusion in problems:
         t0 = time.perf_counter()
-        outcome = entailment(premises, conclusion)
+        outcome = entailment(premises, conclusion, mode=mode)  # type: ignore[arg-type]
         times_ms.append((time.perf_counter() - t0) * 1000)
         decided += isinstance(outcome, Label)
     total = time.perf_counter() - start
@@ -95,11 +97,13 @@ def machine() -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=None, help="queries per dataset (default: all)")
+    parser.add_argument("--mode", choices=PROVER_MODES, default=None, help="prover mode (default: the prover's)")
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()
-    entailment([], parse("P(a)"))  # warm-up: the first Z3 call pays one-off initialisation
+    entailment([], parse("P(a)"), mode=args.mode)  # warm-up: the first Z3 call pays one-off initialisation
     info = machine()
-    results = {title: bench(source, DATA / rel, args.limit) for title, source, rel in DATASETS}
+    info["mode"] = args.mode or "default (shared)"
+    results = {title: bench(source, DATA / rel, args.limit, args.mode) for title, source, rel in DATASETS}
     info["load_average_after"] = [round(x, 2) for x in os.getloadavg()] if hasattr(os, "getloadavg") else None
     lines = [
         "| dataset | queries | mean premises | median ms | p95 ms | max ms | total s | queries/s |",

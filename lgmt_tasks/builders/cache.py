@@ -89,6 +89,16 @@ def cached_builds(root: Path | None = None) -> list[CachedBuild]:
     return sorted(found, key=lambda b: (b.suite, b.path.name))
 
 
+def cache_digest(suite: str, key: dict[str, Any], build_revision: int | str) -> str:
+    """`<suite>-<hash>`: a build's cache folder name, hashing config, package version, builder and repository format.
+
+    The shipped default builds (`lgmt_tasks.builders.shipped`) record the digest they were built under, so the
+    same function decides whether a requested build is one of them.
+    """
+    parts = [json.dumps(key, sort_keys=True, default=str), __version__, str(build_revision), str(REPO_FORMAT)]
+    return content_id(suite, parts, length=16)
+
+
 def cached_repo(suite: str, key: dict[str, Any], write: Callable[[Path], object], *, build_revision: int | str) -> Path:
     """The cached repository folder for `(suite, key, build_revision)`, writing it with `write(folder)` on a miss.
 
@@ -101,8 +111,7 @@ def cached_repo(suite: str, key: dict[str, Any], write: Callable[[Path], object]
     The folder is written under a temporary name and renamed into place, so concurrent processes never see a
     half-written build.
     """
-    parts = [json.dumps(key, sort_keys=True, default=str), __version__, str(build_revision), str(REPO_FORMAT)]
-    digest = content_id(suite, parts, length=16)
+    digest = cache_digest(suite, key, build_revision)
     target = cache_root() / BUILDS_DIR / digest
     if (target / "README.md").exists():
         with suppress(OSError):  # a read-only cache is fine

@@ -41,7 +41,13 @@ def write_out(out: str, write: Callable[[Path], object], overwrite: bool) -> Pat
         raise click.ClickException(str(exc)) from None
 
 
-def source_options(source: str, source_path: str | None, mrs: Sequence[str], default_mrs: Sequence[str]) -> list[str]:
+def source_options(
+    source: str,
+    source_path: str | None,
+    mrs: Sequence[str],
+    default_mrs: Sequence[str],
+    extra_sources: Sequence[tuple[str, str | None]] = (),
+) -> list[str]:
     """The arguments naming the source cases and, unless they are the default, the relations.
 
     Args:
@@ -49,17 +55,40 @@ def source_options(source: str, source_path: str | None, mrs: Sequence[str], def
         source_path: The source file or folder (`--source-path`, left out when empty).
         mrs: The relation ids of the build, one `--mr` each.
         default_mrs: The default relation ids: when `mrs` equals them, no `--mr` is given.
+        extra_sources: Further `(source, source_path)` pairs of a multi-source build, each given as its own
+            `--source`/`--source-path` pair, in order (see `pair_sources`).
 
     Returns:
-        ``["--source", source, ("--source-path", source_path,) ("--mr", mr, ...)]``.
+        ``["--source", source, ("--source-path", source_path,) ... ("--mr", mr, ...)]``.
     """
-    args = ["--source", source]
-    if source_path:
-        args += ["--source-path", source_path]
+    args: list[str] = []
+    for name, path in [(source, source_path), *extra_sources]:
+        args += ["--source", name]
+        if path:
+            args += ["--source-path", path]
     if mrs != default_mrs:
         for mr in mrs:
             args += ["--mr", mr]
     return args
+
+
+def pair_sources(sources: Sequence[str], paths: Sequence[str], pathless: Sequence[str]) -> list[tuple[str, str | None]]:
+    """Pair repeated `--source` and `--source-path` options: the k-th path goes to the k-th source that needs one.
+
+    Sources in `pathless` (`generated`) take no path; every other source takes exactly one. The rule does not
+    depend on how the options are interleaved (click does not keep that), only on their order.
+
+    Raises:
+        click.UsageError: The number of paths is not the number of sources that need one.
+    """
+    needing = [s for s in sources if s not in pathless]
+    if len(paths) != len(needing):
+        raise click.UsageError(
+            f"{len(sources)} --source ({', '.join(sources)}) need {len(needing)} --source-path "
+            f"(one per source other than {', '.join(pathless)}, paired in order), got {len(paths)}"
+        )
+    remaining = iter(paths)
+    return [(s, None if s in pathless else next(remaining)) for s in sources]
 
 
 def changed_options(options: Iterable[tuple[str, object, object]]) -> list[str]:

@@ -1,9 +1,11 @@
 """`load_selected_rows`: the one skeleton every suite's `load_<suite>_rows` shares.
 
 A task reads either a built / published dataset repository (`-T dataset=...`) or a build made on the fly for its
-parameters through the build cache; then it keeps the rows its parameters select, and refuses an empty result with a
-message saying what was asked for and where it was looked for. The five suites differed only in how they make the
-build and which rows they keep, so that is all they pass here.
+parameters through the build cache (or, when that build is a default build the package ships, or a part of one, the
+shipped folder: `lgmt_tasks.builders.shipped`; a default-parameter task then starts without building); then it
+keeps the rows its parameters select, and refuses an empty result with a message saying what was asked for and
+where it was looked for. The five suites differed only in how they make the build and which rows they keep, so that
+is all they pass here.
 
 Rows are selected by computed indices with `Dataset.select`, never with `Dataset.filter` and a closure. `filter` is
 a cached `map`: its result is stored in the dataset's cache folder under a fingerprint made by pickling the closure
@@ -43,6 +45,7 @@ import datasets
 from lgmt_tasks.builders.cache import cached_repo
 from lgmt_tasks.builders.order import Strata, round_robin
 from lgmt_tasks.builders.repo_folder import FolderFacts, check_folder, looks_like_path, no_such_folder
+from lgmt_tasks.builders.shipped import shipped_build
 from lgmt_tasks.hub.repo import load_dataset_repo
 
 logger = logging.getLogger(__name__)
@@ -142,11 +145,8 @@ def load_selected(
         origin = f"dataset {dataset!r}"
     else:
         spec = build()
-        folder = cached_repo(suite, spec.key, spec.write, build_revision=spec.revision)
-        facts = check_folder(folder, suite)
-        rows = load_dataset_repo(folder)
+        rows, facts, source = read_build(suite, spec)
         origin = f"build {spec.key}"
-        source = {"kind": "build", "cache_folder": str(folder), "build_revision": spec.revision}
     total = len(rows)
     rows = rows.select(list(select(rows)))
     if len(rows) == 0:
@@ -184,6 +184,42 @@ load_selected_rows = rows_only(load_selected)
 
 
 # ------------------------------------------------------------------------------------------------ reading
+
+
+def read_build(suite: str, spec: Build) -> tuple[datasets.Dataset, FolderFacts, dict[str, Any]]:
+    """The rows of a build: the shipped default build when it is the one asked for, else the cached build.
+
+    A shipped folder (`lgmt_tasks.builders.shipped`) is used only if its rows still have the recorded fingerprint;
+    for a subset request (LGMT's relation sets) only the requested rows are returned, so the result is the rows the
+    build would have made.
+
+    Returns:
+        The whole build, its folder's facts, and where it came from (`source` of `dataset_metadata`).
+    """
+    shipped = shipped_build(suite, spec.key, spec.revision)
+    if shipped is not None:
+        facts = check_folder(shipped.folder, suite)
+        if facts.fingerprint == shipped.fingerprint:
+            rows = load_dataset_repo(shipped.folder)
+            source: dict[str, Any] = {
+                "kind": "build",
+                "shipped_folder": str(shipped.folder),
+                "build_revision": spec.revision,
+            }
+            if shipped.keep is not None:
+                columns, allowed = tuple(shipped.keep), list(shipped.keep.values())
+                keep = where(columns, lambda *row: all(v in a for v, a in zip(row, allowed, strict=True)))
+                rows = rows.select(keep(rows))
+                source["subset_of_shipped"] = {column: sorted(values) for column, values in shipped.keep.items()}
+            return rows, facts, source
+        logger.warning(
+            f"{suite}: the shipped default build {shipped.folder} does not have the rows recorded for it "
+            f"({facts.fingerprint} != {shipped.fingerprint}); building instead (regenerate the record with "
+            "`python -m lgmt_tasks.builders.shipped`)"
+        )
+    folder = cached_repo(suite, spec.key, spec.write, build_revision=spec.revision)
+    source = {"kind": "build", "cache_folder": str(folder), "build_revision": spec.revision}
+    return load_dataset_repo(folder), check_folder(folder, suite), source
 
 
 def read_argument(

@@ -131,3 +131,51 @@ def split(items: Sequence[T], parts: int) -> list[list[T]]:
         runs.append(list(items[start:end]))
         start = end
     return [run for run in runs if run]
+
+
+@dataclass(frozen=True)
+class Shard:
+    """One of `count` deterministic parts of a build's units of work (`--shard index/count`, 0-based index).
+
+    A shard runs only its units; the union of the `count` shards' units is every unit exactly once, so merging
+    the shards' outputs in unit order gives the unsharded build. Which unit goes to which shard depends only on
+    the units' costs (see `assign_shards`), never on the machine, so separate hosts agree without talking.
+    """
+
+    index: int
+    count: int
+
+    def __post_init__(self) -> None:
+        if isinstance(self.count, bool) or not isinstance(self.count, int) or self.count < 1:
+            raise ValueError(f"shard count {self.count!r}: expected an integer of at least 1")
+        if isinstance(self.index, bool) or not isinstance(self.index, int) or not 0 <= self.index < self.count:
+            raise ValueError(f"shard index {self.index!r}: expected 0 to {self.count - 1} (shards are 0-based)")
+
+    @classmethod
+    def parse(cls, text: str) -> Shard:
+        """`"1/3"` → `Shard(1, 3)`.
+
+        Raises:
+            ValueError: Not of the form `i/n` with integers 0 <= i < n.
+        """
+        index, sep, count = text.partition("/")
+        if not sep or not index.strip().isdigit() or not count.strip().isdigit():
+            raise ValueError(f"shard {text!r}: expected i/n, e.g. 0/3 (the first of three shards)")
+        return cls(int(index), int(count))
+
+    def __str__(self) -> str:
+        return f"{self.index}/{self.count}"
+
+
+def assign_shards(costs: Sequence[float], count: int) -> list[int]:
+    """The shard of each unit of work: costliest units first, each to the least-loaded shard (ties: lowest).
+
+    Deterministic in `costs` alone (ties between units are broken by their index).
+    """
+    loads = [0.0] * count
+    owner = [0] * len(costs)
+    for i in sorted(range(len(costs)), key=lambda i: (-costs[i], i)):
+        target = min(range(count), key=lambda s: (loads[s], s))
+        owner[i] = target
+        loads[target] += costs[i]
+    return owner

@@ -96,7 +96,7 @@ def divlogiceval(
         else []
     )
     shown_examples = [shown_row(e, form) for e in examples]
-    samples = [record_to_sample(shown_row(dict(r), form), shown_examples, instruction) for r in rows]
+    samples = [record_to_sample(shown_row(dict(r), form), shown_examples, instruction) for r in rows.to_list()]
     return Task(
         dataset=MemoryDataset(samples, name="divlogiceval"),
         solver=rotations_generate(),

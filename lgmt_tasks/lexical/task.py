@@ -127,7 +127,7 @@ def lexical(
         dataset=dataset,
         revision=revision,
     )
-    rows = loaded.rows
+    rows = loaded.rows.to_list()  # plain dicts: iterating a Dataset row by row is slow
     pending = sorted({r["mr"] for r in rows if r["pending"]})
     if pending and transformer_model is None:
         raise ValueError(
@@ -135,7 +135,7 @@ def lexical(
             "lgmt/smollm2), or evaluate a dataset built with `lgmt build lexical --transformer-model M`"
         )
     return Task(
-        dataset=MemoryDataset([record_to_sample(dict(r)) for r in rows], name="lexical"),
+        dataset=MemoryDataset([record_to_sample(r) for r in rows], name="lexical"),
         solver=lexical_generate(
             prompting, transformer=transformer_model if pending else None, cache=transformer_cache, prefill=prefill
         ),

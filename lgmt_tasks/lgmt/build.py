@@ -16,6 +16,16 @@ Pipeline (paper §3.2–3.4 and §4.3, with every claim proven):
 Per-item seeds make the output independent of processing order, so the same seed gives byte-identical rows, also
 across `num_proc` (`build_lgmt(config, num_proc=2)`: source cases are generated and proven in runs, and each
 relation's bucket is built, in worker processes; see `builders.parallel`).
+
+Several sources (`LgmtConfig.extra_sources`) are loaded one after the other and pooled: candidates are ordered by
+the hash of (seed, relation, source dataset, source id), so the pool does not depend on the order the sources are
+given in. `per_mr="all"` builds every applicable (case, relation) pair, the paper-scale pool.
+
+Sharding (`build_lgmt_shard`): the relation stage is cut into units of work (`_Job`: a relation's bucket, or with
+`per_mr="all"` a run of its candidates, since then no unit depends on another); a shard runs the units
+`builders.parallel.assign_shards` gives it, after loading and proving all sources (each shard repeats that cheaper
+stage). `merge_shards` puts the units back in order and finishes exactly as `build_lgmt` does, so the merged rows
+and statistics are byte-identical to the unsharded build's.
 """
 
 from __future__ import annotations
@@ -29,7 +39,7 @@ from typing import Any, Literal
 import datasets
 
 from lgmt_tasks.builders.cache import BUILD_LOGGER
-from lgmt_tasks.builders.parallel import process_pool
+from lgmt_tasks.builders.parallel import Shard, Workers, assign_shards, process_pool
 from lgmt_tasks.builders.rows import dataset_from_rows
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.ids import content_id, derived_seed
@@ -43,7 +53,7 @@ from lgmt_tasks.sources.case import Case
 from lgmt_tasks.sources.pipeline import (
     SOURCE_STAGE_REVISION,
     SourceConfig,
-    load_source_cases,
+    load_sources,
     ordered_candidates,
     prove_sources,
 )
@@ -52,6 +62,11 @@ BUILD_REVISION = SOURCE_STAGE_REVISION
 """Bumped whenever the builder's output changes for the same config (part of the build-cache key)."""
 
 SourceName = Literal["generated", "folio", "proverqa", "logicnli"]
+ALL = "all"
+"""`per_mr` value meaning no cap: every applicable (source case, relation) pair is tried (the paper's pool)."""
+RUN_SIZE = 250
+"""Candidates per unit of work when `per_mr="all"` (then a bucket's candidates are independent): small enough to
+balance two processes or many shards, large enough that pickling is negligible. The output does not depend on it."""
 CATEGORIES: tuple[str, ...] = ("MR-E", "MR-S", "MR-P", "MR-C")
 
 _FOLLOWUP_FEATURES = {
@@ -99,8 +114,10 @@ class LgmtConfig:
     Attributes:
         source: Where source cases come from.
         source_path: File or folder of the source data (required except for `generated`).
+        extra_sources: Further `(source, source_path)` pairs pooled with the first (path None for `generated`);
+            left out of `key()` when empty, so single-source keys are unchanged.
         mrs: Relation ids to build groups for (default: all 20).
-        per_mr: Groups per relation (the paper: up to 200).
+        per_mr: Groups per relation (the paper: up to 200), or `"all"`: no cap, every applicable pair.
         seed: Build seed.
         followups: Follow-ups per group (1 as in the paper; k > 1 adds k - 1 follow-ups from other relations).
         compose: 0 for single relations; 2 or 3 for chains of relations proven end to end.
@@ -112,8 +129,9 @@ class LgmtConfig:
 
     source: str = "generated"
     source_path: str | None = None
+    extra_sources: tuple[tuple[str, str | None], ...] = ()
     mrs: tuple[str, ...] = tuple(RELATIONS)
-    per_mr: int = 200
+    per_mr: int | str = 200
     seed: int = 0
     followups: int = 1
     compose: int = 0
@@ -123,14 +141,20 @@ class LgmtConfig:
     timeout_ms: int = DEFAULT_TIMEOUT_MS
 
     def __post_init__(self) -> None:
-        self.source_config()  # validates the source and its path
+        self.source_configs()  # validates the sources and their paths
+        pairs = self.sources()
+        repeated = sorted({f"{s} {p or ''}".strip() for s, p in pairs if pairs.count((s, p)) > 1})
+        if repeated:
+            raise ValueError(f"sources: {', '.join(repeated)} given more than once")
         unknown = [m for m in self.mrs if m not in RELATIONS]
         if unknown:
             raise ValueError(f"mrs: unknown relation(s) {unknown}; expected ids among {', '.join(RELATIONS)}")
         if not self.mrs:
             raise ValueError("mrs: at least one relation is needed")
-        if self.per_mr < 1:
-            raise ValueError(f"per_mr={self.per_mr}: must be at least 1")
+        if self.per_mr != ALL and (
+            isinstance(self.per_mr, bool) or not isinstance(self.per_mr, int) or self.per_mr < 1
+        ):
+            raise ValueError(f"per_mr={self.per_mr!r}: expected an integer of at least 1, or {ALL!r} (no cap)")
         if self.followups < 1:
             raise ValueError(f"followups={self.followups}: must be at least 1")
         if self.compose not in (0, 2, 3):
@@ -141,12 +165,41 @@ class LgmtConfig:
             raise ValueError(f"direction={self.direction!r}: expected 'forward', 'introduction' or 'any'")
 
     def key(self) -> dict[str, Any]:
-        """The config as plain data (for cache keys and the dataset card)."""
-        return asdict(self)
+        """The config as plain data (for cache keys and the dataset card); `per_mr` may be `"all"`."""
+        key = asdict(self)
+        if not self.extra_sources:
+            del key["extra_sources"]
+        return key
+
+    @classmethod
+    def from_key(cls, key: dict[str, Any]) -> LgmtConfig:
+        """The config a `key()` was made from (as read back from JSON: lists become tuples)."""
+        values = dict(key)
+        values["mrs"] = tuple(values.get("mrs", tuple(RELATIONS)))
+        values["extra_sources"] = tuple(
+            (str(source), None if path is None else str(path)) for source, path in values.get("extra_sources", ())
+        )
+        return cls(**values)
+
+    @property
+    def cap(self) -> int | None:
+        """Groups per relation, or None for `per_mr="all"`."""
+        return None if self.per_mr == ALL else int(self.per_mr)
+
+    def sources(self) -> list[tuple[str, str | None]]:
+        """Every `(source, source_path)` pair of the build, the first one first."""
+        return [(self.source, self.source_path), *self.extra_sources]
 
     def source_config(self) -> SourceConfig:
-        """Where this build's source cases come from (the shared source stage's config)."""
-        return SourceConfig(self.source, self.source_path, self.seed, self.generated_cases, self.timeout_ms)
+        """Where this build's (first) source cases come from (the shared source stage's config)."""
+        return self.source_configs()[0]
+
+    def source_configs(self) -> list[SourceConfig]:
+        """The shared source stage's config of every source of the build."""
+        return [
+            SourceConfig(source, path, self.seed, self.generated_cases, self.timeout_ms)
+            for source, path in self.sources()
+        ]
 
 
 @dataclass
@@ -225,8 +278,9 @@ def _apply_bucket(
     make: Callable[[Case, random.Random], list[FollowUp] | None],
 ) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
+    cap = config.cap
     for case in candidates:
-        if len(rows) >= config.per_mr:
+        if cap is not None and len(rows) >= cap:
             break
         rng = random.Random(derived_seed(config.seed, bucket, case.source_dataset, case.source_id))
         fus = make(case, rng)
@@ -247,12 +301,94 @@ def _apply_bucket(
     return rows
 
 
-def _bucket_run(job: tuple[str, Sequence[Case], LgmtConfig]) -> tuple[list[dict[str, Any]], BuildStats]:
-    """Build one relation's bucket from its ordered candidates (one unit of work): the rows and the counts."""
+_Job = tuple[str, Sequence[Case], LgmtConfig]
+"""One unit of the relation stage: a relation id, its candidates (all of them, or a run when `per_mr="all"`) and
+the config."""
+
+_JobResult = tuple[list[dict[str, Any]], BuildStats]
+
+
+def _bucket_run(job: _Job) -> _JobResult:
+    """Build one unit of a relation's bucket from its ordered candidates: the rows and the counts."""
     mr, candidates, config = job
     stats = BuildStats()
     make = _maker(mr, config, {"names": config.names, "direction": config.direction})
     return _apply_bucket(mr, candidates, config, stats, make), stats
+
+
+@dataclass
+class LgmtPlan:
+    """The relation stage's units of work after the source stage: what every shard computes in full.
+
+    Attributes:
+        base: The statistics of the source stage and the candidate counts (identical in every shard).
+        jobs: The units, in the build's order.
+    """
+
+    base: BuildStats
+    jobs: list[_Job]
+
+
+def plan_lgmt(config: LgmtConfig, workers: Workers) -> LgmtPlan:
+    """Load and prove the sources, find each relation's candidates, and cut the relation stage into units."""
+    stats = BuildStats()
+    options = {"names": config.names, "direction": config.direction}
+    cases = prove_sources(load_sources(config.source_configs(), stats, workers), stats, config.timeout_ms, workers)
+    logging.getLogger(BUILD_LOGGER).info("%d proven source cases; %d relations", len(cases), len(config.mrs))
+    multi = len(config.sources()) > 1
+    if multi:
+        proven: dict[str, int] = {}
+        for case in cases:
+            proven[case.source_dataset] = proven.get(case.source_dataset, 0) + 1
+        stats.notes["proven_by_source"] = dict(sorted(proven.items()))
+    jobs: list[_Job] = []
+    pools: dict[str, dict[str, int]] = {}
+    for mr in config.mrs:
+        relation = RELATIONS[mr]
+        pool = [c for c in cases if relation.applies(c, **options)]
+        stats.count(mr, "candidates", len(pool))
+        for case in pool:
+            by_mr = pools.setdefault(case.source_dataset, {})
+            by_mr[mr] = by_mr.get(mr, 0) + 1
+        ordered = ordered_candidates(pool, mr, config.seed)
+        if config.cap is None:
+            # No cap: candidates do not depend on each other, so runs of them are independent units.
+            jobs.extend((mr, ordered[i : i + RUN_SIZE], config) for i in range(0, len(ordered), RUN_SIZE))
+        else:
+            jobs.append((mr, ordered, config))
+    if multi:
+        stats.notes["pool_by_source"] = {s: pools[s] for s in sorted(pools)}
+    return LgmtPlan(stats, jobs)
+
+
+def _run_jobs(plan: LgmtPlan, indices: Sequence[int], workers: Workers, progress: bool) -> dict[int, _JobResult]:
+    from tqdm import tqdm
+
+    jobs = [plan.jobs[i] for i in indices]
+    with tqdm(total=len(jobs), desc="relation units", disable=not progress) as bar:
+        results = workers.map(_bucket_run, jobs, progress=bar, cost=lambda job: len(job[1]))
+    return dict(zip(indices, results))
+
+
+def finish_lgmt(config: LgmtConfig, base: BuildStats, results: Sequence[_JobResult]) -> LgmtBuild:
+    """The build from the source stage's statistics and every unit's result, in unit order."""
+    stats = BuildStats()
+    stats.merge(base)
+    rows: list[dict[str, Any]] = []
+    for bucket_rows, bucket_stats in results:
+        rows.extend(bucket_rows)
+        stats.merge(bucket_stats)
+    stats.notes["candidate_pool"] = sum(stats.counts[m]["candidates"] for m in config.mrs)
+    stats.notes["groups"] = len(rows)
+    if len(config.sources()) > 1:
+        groups: dict[str, dict[str, int]] = {}
+        for row in rows:
+            by_mr = groups.setdefault(row["source_dataset"], {})
+            by_mr[row["mr"]] = by_mr.get(row["mr"], 0) + 1
+        stats.notes["groups_by_source"] = {s: dict(sorted(groups[s].items())) for s in sorted(groups)}
+    # A seeded shuffle (by a hash of seed and id) mixes relations, so `--limit N` samples all of them.
+    rows.sort(key=lambda r: derived_seed(config.seed, "order", r["id"]))
+    return LgmtBuild(dataset_from_rows(rows, FEATURES), stats, config)
 
 
 def build_lgmt(config: LgmtConfig, progress: bool = False, num_proc: int = 1) -> LgmtBuild:
@@ -267,32 +403,78 @@ def build_lgmt(config: LgmtConfig, progress: bool = False, num_proc: int = 1) ->
     Returns:
         The build.
     """
-    from tqdm import tqdm
-
-    stats = BuildStats()
-    options = {"names": config.names, "direction": config.direction}
     with process_pool(num_proc) as workers:
-        cases = prove_sources(
-            load_source_cases(config.source_config(), stats, workers), stats, config.timeout_ms, workers
+        plan = plan_lgmt(config, workers)
+        results = _run_jobs(plan, range(len(plan.jobs)), workers, progress)
+    return finish_lgmt(config, plan.base, [results[i] for i in range(len(plan.jobs))])
+
+
+@dataclass
+class LgmtShard:
+    """One shard of a build: its units' results, and what `merge_shards` needs to check and finish the build.
+
+    Attributes:
+        config: The whole build's config (the same in every shard).
+        shard: Which shard this is.
+        base: The source stage's statistics (the same in every shard).
+        jobs: How many units the whole build has.
+        results: This shard's units, by unit index.
+    """
+
+    config: LgmtConfig
+    shard: Shard
+    base: BuildStats
+    jobs: int
+    results: dict[int, _JobResult]
+
+
+def build_lgmt_shard(config: LgmtConfig, shard: Shard, progress: bool = False, num_proc: int = 1) -> LgmtShard:
+    """Build only the units of work `shard` owns (every shard loads and proves all the sources first)."""
+    with process_pool(num_proc) as workers:
+        plan = plan_lgmt(config, workers)
+        owner = assign_shards([len(job[1]) for job in plan.jobs], shard.count)
+        mine = [i for i, s in enumerate(owner) if s == shard.index]
+        results = _run_jobs(plan, mine, workers, progress)
+    return LgmtShard(config, shard, plan.base, len(plan.jobs), results)
+
+
+def merge_shards(shards: Sequence[LgmtShard]) -> LgmtBuild:
+    """The unsharded build from all the shards of one build (in any order).
+
+    Raises:
+        ValueError: No shards; shards of different builds (config, shard count, source stage); a shard missing
+            or given twice; a unit missing or in two shards.
+    """
+    if not shards:
+        raise ValueError("merge_shards: no shards given")
+    first = shards[0]
+    for other in shards[1:]:
+        if other.config != first.config:
+            raise ValueError(f"shard {other.shard} was built with another config than shard {first.shard}")
+        if other.shard.count != first.shard.count or other.jobs != first.jobs:
+            raise ValueError(
+                f"shard {other.shard} is from a split into {other.shard.count} shards of {other.jobs} units, "
+                f"shard {first.shard} from {first.shard.count} shards of {first.jobs}"
+            )
+        if other.base.to_dict() != first.base.to_dict():
+            raise ValueError(f"shards {first.shard} and {other.shard} disagree on the source stage")
+    indices = sorted(s.shard.index for s in shards)
+    if indices != list(range(first.shard.count)):
+        missing = sorted(set(range(first.shard.count)) - set(indices))
+        twice = sorted({i for i in indices if indices.count(i) > 1})
+        raise ValueError(
+            f"merge_shards: need shards 0..{first.shard.count - 1} once each; missing {missing}, repeated {twice}"
         )
-        logging.getLogger(BUILD_LOGGER).info("%d proven source cases; %d relations", len(cases), len(config.mrs))
-        jobs = []
-        for mr in config.mrs:
-            relation = RELATIONS[mr]
-            pool = [c for c in cases if relation.applies(c, **options)]
-            stats.count(mr, "candidates", len(pool))
-            jobs.append((mr, ordered_candidates(pool, mr, config.seed), config))
-        with tqdm(total=len(jobs), desc="relations", disable=not progress) as bar:
-            buckets = workers.map(_bucket_run, jobs, progress=bar, cost=lambda job: len(job[1]))
-    rows: list[dict[str, Any]] = []
-    for bucket_rows, bucket_stats in buckets:
-        rows.extend(bucket_rows)
-        stats.merge(bucket_stats)
-    stats.notes["candidate_pool"] = sum(stats.counts[m]["candidates"] for m in config.mrs)
-    stats.notes["groups"] = len(rows)
-    # A seeded shuffle (by a hash of seed and id) mixes relations, so `--limit N` samples all of them.
-    rows.sort(key=lambda r: derived_seed(config.seed, "order", r["id"]))
-    return LgmtBuild(dataset_from_rows(rows, FEATURES), stats, config)
+    results: dict[int, _JobResult] = {}
+    for shard in shards:
+        for index, result in shard.results.items():
+            if index in results:
+                raise ValueError(f"unit {index} is in more than one shard")
+            results[index] = result
+    missing_units = sorted(set(range(first.jobs)) - set(results))
+    if missing_units:
+        raise ValueError(f"merge_shards: units {missing_units[:10]} are in no shard")
+    return finish_lgmt(first.config, first.base, [results[i] for i in range(first.jobs)])
 
 
 def _maker(

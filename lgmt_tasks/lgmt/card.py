@@ -39,7 +39,12 @@ each sentence's round trip proven by Z3) |
 def build_command(config: LgmtConfig, out: str, translation: Mapping[str, Any] | None = None) -> str:
     """The `lgmt build` command that reproduces a config (and the model translation, if one was run)."""
     default = LgmtConfig()
-    parts = ["lgmt", "build", "lgmt", *source_options(config.source, config.source_path, config.mrs, default.mrs)]
+    parts = [
+        "lgmt",
+        "build",
+        "lgmt",
+        *source_options(config.source, config.source_path, config.mrs, default.mrs, config.extra_sources),
+    ]
     parts += changed_options(
         [
             ("--per-mr", config.per_mr, default.per_mr),
@@ -89,13 +94,62 @@ def translation_text(stats: BuildStats) -> str:
     )
 
 
+def source_names(config: LgmtConfig) -> list[str]:
+    """The build's source datasets, each once, in the order given."""
+    return list(dict.fromkeys(source for source, _ in config.sources()))
+
+
+def licence_of(config: LgmtConfig) -> tuple[str, str, dict[str, str]]:
+    """The card's licence id, its text and its extra front matter (`license_name`).
+
+    A pool of several sources whose licences differ is `other`: every source's terms apply to the groups built
+    from it, and the text lists them all (FOLIO's share-alike among them).
+    """
+    names = source_names(config)
+    if len(names) == 1:
+        return SOURCE_LICENCES[names[0]][0], SOURCE_LICENCES[names[0]][1], licence_name(names[0])
+    ids = {SOURCE_LICENCES[n][0] for n in names}
+    text = "Each group carries its source case's terms (column `source_dataset`):\n\n" + "\n".join(
+        f"- `{n}`: {SOURCE_LICENCES[n][1]}" for n in names
+    )
+    if len(ids) == 1 and "other" not in ids:
+        return ids.pop(), text, {}
+    return "other", text, {"license_name": "mixed-source-licences"}
+
+
+def pool_by_source_table(stats: BuildStats) -> str:
+    """A multi-source build's candidate pool and groups per source and relation (empty for one source)."""
+    pools: Mapping[str, Mapping[str, int]] = stats.notes.get("pool_by_source") or {}
+    if not pools:
+        return ""
+    groups: Mapping[str, Mapping[str, int]] = stats.notes.get("groups_by_source") or {}
+    proven: Mapping[str, int] = stats.notes.get("proven_by_source") or {}
+    sources = sorted(pools)
+    mrs = sorted({mr for by_mr in pools.values() for mr in by_mr})
+    lines = [
+        "### Pool per source",
+        "",
+        "Candidate pool / groups per relation and source (0 / 0: the relation does not apply to that source).",
+        "",
+        "| relation | " + " | ".join(sources) + " |",
+        "|---" * (len(sources) + 1) + "|",
+        "| proven source cases | " + " | ".join(str(proven.get(s, 0)) for s in sources) + " |",
+    ]
+    for mr in mrs:
+        cells = [f"{pools[s].get(mr, 0)} / {groups.get(s, {}).get(mr, 0)}" for s in sources]
+        lines.append(f"| {mr} | " + " | ".join(cells) + " |")
+    totals = [f"{sum(pools[s].values())} / {sum(groups.get(s, {}).values())}" for s in sources]
+    lines.append("| all | " + " | ".join(totals) + " |")
+    return "\n" + "\n".join(lines) + "\n"
+
+
 def card_body(build: LgmtBuild, out: str) -> str:
     """The Markdown body of the card."""
     cfg = build.config
-    licence_text = SOURCE_LICENCES[cfg.source][1]
+    licence_text = licence_of(cfg)[1]
     stats = build.stats
     pool = stats.notes.get("candidate_pool", 0)
-    return f"""# LGMT metamorphic groups ({cfg.source})
+    return f"""# LGMT metamorphic groups ({" + ".join(source_names(cfg))})
 
 Logic-grounded metamorphic test groups for LLM reasoning, built by
 [lgmt-tasks](https://pypi.org/project/lgmt-tasks/) {__version__}. Each row is one metamorphic group: a source
@@ -121,7 +175,7 @@ applicable (source case, relation) pairs.
 ### Build statistics
 
 {stats.to_markdown(["candidates", "tried", "proven"])}
-
+{pool_by_source_table(stats)}
 ## Columns
 
 {COLUMNS}
@@ -153,11 +207,12 @@ def write_lgmt_repo(build: LgmtBuild, out_dir: str | Path) -> Path:
     The card names `datasets/lgmt`, not `out_dir`, so the folder's bytes do not depend on where it was written.
     """
     out = repo_folder("lgmt")
-    licence = SOURCE_LICENCES[build.config.source][0]
+    licence, _, licence_extra = licence_of(build.config)
+    names = source_names(build.config)
     card = CardSpec(
-        pretty_name=f"LGMT metamorphic groups ({build.config.source})",
+        pretty_name=f"LGMT metamorphic groups ({' + '.join(names)})",
         license=licence,
         body=card_body(build, out),
-        extra={"source_datasets": [build.config.source], **licence_name(build.config.source)},
+        extra={"source_datasets": names, **licence_extra},
     )
     return write_build_repo(out_dir, build.dataset, card, build.config.key(), build.stats.to_dict())

@@ -1,27 +1,71 @@
-"""`lgmt build lgmt`: build LGMT metamorphic groups as a Hub dataset repository folder."""
+"""`lgmt build lgmt`: build LGMT metamorphic groups as a Hub dataset repository folder.
+
+Also builds one shard of a build (`--shard i/n`) and merges shard folders into the build (`--merge-shards`).
+"""
 
 from __future__ import annotations
 
 import click
 
-from lgmt_tasks.builders.command import check_out, overwrite_option, write_out
+from lgmt_tasks.builders.command import check_out, overwrite_option, pair_sources, write_out
 from lgmt_tasks.lgmt.cli_audit import audit_translations_command
 from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
 from lgmt_tasks.vocabulary import SOURCES
 
 
+class PerMr(click.ParamType):
+    """`--per-mr`: a positive integer, or `all` (no cap: every applicable source case and relation)."""
+
+    name = "N|all"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        """`N|all` (click would upper-case the name)."""
+        return self.name
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> int | str:
+        """The integer, or `"all"`; anything else fails with click's usage error."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        elif isinstance(value, str) and value.strip().lower() == "all":
+            return "all"
+        elif isinstance(value, str) and value.strip().isdigit():
+            number = int(value)
+        else:
+            self.fail(f"{value!r}: expected a positive integer or 'all'", param, ctx)
+        if number < 1:
+            self.fail(f"{value!r}: expected a positive integer or 'all'", param, ctx)
+        return number
+
+
+MERGE_OPTIONS = ("out", "overwrite", "merge_shards")
+"""The only options `--merge-shards` takes: the build's config comes from the shards."""
+
+
 @click.command("lgmt")
 @click.option(
-    "--source", type=click.Choice(SOURCES), default="generated", show_default=True, help="Where source cases come from."
+    "--source",
+    "sources",
+    type=click.Choice(SOURCES),
+    multiple=True,
+    default=("generated",),
+    show_default=True,
+    help="Where source cases come from; repeat to pool several sources in one build.",
 )
 @click.option(
     "--source-path",
+    "source_paths",
     type=click.Path(exists=True),
-    default=None,
-    help="File or folder of source records (required unless --source generated).",
+    multiple=True,
+    help="File or folder of source records, one per --source other than generated, paired in order.",
 )
 @click.option("--mr", "mrs", multiple=True, help="Relation id (repeatable), e.g. MR-E1.1. Default: all 20.")
-@click.option("--per-mr", type=int, default=200, show_default=True, help="Groups per relation.")
+@click.option(
+    "--per-mr",
+    type=PerMr(),
+    default=200,
+    show_default=True,
+    help="Groups per relation, or 'all': every applicable (source case, relation) pair (the paper-scale pool).",
+)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--followups", type=int, default=1, show_default=True, help="Follow-ups per group.")
 @click.option(
@@ -72,13 +116,28 @@ from lgmt_tasks.vocabulary import SOURCES
     show_default=True,
     help="Processes to build with (the output does not depend on it).",
 )
+@click.option(
+    "--shard",
+    default=None,
+    metavar="I/N",
+    help="Build only the I-th (0-based) of N deterministic parts into --out; merge them with --merge-shards.",
+)
+@click.option(
+    "--merge-shards",
+    "merge_shards",
+    type=click.Path(exists=True, file_okay=False),
+    multiple=True,
+    help="A shard folder (repeat for every shard): write their merged build, the unsharded build's bytes, to --out.",
+)
 @click.option("--out", type=click.Path(), required=True, help="Output folder (e.g. datasets/lgmt).")
 @overwrite_option
+@click.pass_context
 def build_command(
-    source: str,
-    source_path: str | None,
+    ctx: click.Context,
+    sources: tuple[str, ...],
+    source_paths: tuple[str, ...],
     mrs: tuple[str, ...],
-    per_mr: int,
+    per_mr: int | str,
     seed: int,
     followups: int,
     compose: str,
@@ -90,13 +149,37 @@ def build_command(
     translator_model: str | None,
     translation_attempts: int,
     num_proc: int,
+    shard: str | None,
+    merge_shards: tuple[str, ...],
     out: str,
     overwrite: bool,
 ) -> None:
     """Build LGMT metamorphic groups: sources x relations, every label and follow-up proven by Z3."""
-    from lgmt_tasks.lgmt.build import LgmtConfig, build_lgmt
+    from lgmt_tasks.builders.parallel import Shard
+    from lgmt_tasks.lgmt.build import LgmtConfig, build_lgmt, build_lgmt_shard
     from lgmt_tasks.lgmt.card import write_lgmt_repo
     from lgmt_tasks.lgmt.relations import RELATIONS
+    from lgmt_tasks.lgmt.shards import write_lgmt_shard
+
+    if merge_shards:
+        given = [
+            f"--{name.replace('_', '-')}"
+            for name in ctx.params
+            if name not in MERGE_OPTIONS and ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT
+        ]
+        if given:
+            raise click.UsageError(f"--merge-shards takes the build's config from the shards; drop {', '.join(given)}")
+        _merge_command(merge_shards, out, overwrite)
+        return
+    pairs = pair_sources(sources, source_paths, pathless=("generated",))
+    shard_spec = None
+    if shard is not None:
+        try:
+            shard_spec = Shard.parse(shard)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--shard") from exc
+        if translator == "model":
+            raise click.UsageError("--shard builds template groups only; translate the merged build instead")
 
     if translator == "model" and not translator_model:
         raise click.UsageError("--translator model needs --translator-model M (any Inspect model name)")
@@ -104,8 +187,9 @@ def build_command(
         raise click.UsageError("--translator-model is only used with --translator model")
     try:
         config = LgmtConfig(
-            source=source,
-            source_path=source_path,
+            source=pairs[0][0],
+            source_path=pairs[0][1],
+            extra_sources=tuple(pairs[1:]),
             mrs=tuple(mrs) or tuple(RELATIONS),
             per_mr=per_mr,
             seed=seed,
@@ -119,6 +203,12 @@ def build_command(
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from exc
     check_out(out, overwrite)
+    if shard_spec is not None:
+        part = build_lgmt_shard(config, shard_spec, progress=True, num_proc=num_proc)
+        write_out(out, lambda folder: write_lgmt_shard(part, folder), overwrite)
+        rows = sum(len(rows) for rows, _ in part.results.values())
+        click.echo(f"Shard {shard_spec}: {rows} groups from {len(part.results)} of {part.jobs} units. Written to {out}")
+        return
     result = build_lgmt(config, progress=True, num_proc=num_proc)
     if translator == "model":
         from lgmt_tasks.lgmt.translate import translate_build, with_translation
@@ -134,6 +224,21 @@ def build_command(
         f"\n{len(result.dataset)} groups from a candidate pool of {result.stats.notes['candidate_pool']}; "
         f"{result.stats.total_dropped()} dropped. Written to {out}"
     )
+
+
+def _merge_command(folders: tuple[str, ...], out: str, overwrite: bool) -> None:
+    """`--merge-shards`: read every shard folder, merge, and write the build as `lgmt build lgmt` would."""
+    from lgmt_tasks.lgmt.build import merge_shards
+    from lgmt_tasks.lgmt.card import write_lgmt_repo
+    from lgmt_tasks.lgmt.shards import read_lgmt_shard
+
+    check_out(out, overwrite)
+    try:
+        result = merge_shards([read_lgmt_shard(folder) for folder in folders])
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
+    write_out(out, lambda folder: write_lgmt_repo(result, folder), overwrite)
+    click.echo(f"{len(result.dataset)} groups merged from {len(folders)} shards. Written to {out}")
 
 
 EXTRA_COMMANDS: tuple[click.Command, ...] = (audit_translations_command,)

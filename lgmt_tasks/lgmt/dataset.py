@@ -36,6 +36,11 @@ def first_relation(mr: str) -> str:
 STRATA = Strata(("mr",), first_relation)
 """Groups are ordered round-robin over their (first) relation, so `--limit N` covers min(N, relations) relations."""
 
+SHIPPED_SUBSETS: dict[str, str] = {"mrs": "mr"}
+"""A build for some of the shipped default build's relations is exactly its groups of those relations (each group is
+seeded from seed, relation and source id; with one follow-up and no composition it depends on its relation only), so
+`mr_e`, `mr_s`, ... read the shipped build and keep their relations (`lgmt_tasks.builders.shipped`)."""
+
 
 def load_lgmt(
     mrs: tuple[str, ...],

@@ -66,7 +66,7 @@ def lgmt_task(relation_set: str, prompting: str = "zero_shot_cot", prefill: bool
     """
     loaded = load_lgmt(MR_SETS[relation_set], **params)
     return Task(
-        dataset=MemoryDataset([record_to_sample(dict(r)) for r in loaded.rows], name=f"lgmt_{relation_set}"),
+        dataset=MemoryDataset([record_to_sample(r) for r in loaded.rows.to_list()], name=f"lgmt_{relation_set}"),
         solver=group_generate(prompting, prefill=prefill),
         scorer=metamorphic_consistency(),
         version=VERSION,

@@ -1,6 +1,7 @@
 """Keep the memory Z3 frees for the next query instead of handing it back to the OS after every query.
 
-Every prover query builds and discards a fresh Z3 context (that is what makes labels independent of query order).
+Z3 allocates and frees a lot per query: a fresh solver in every mode, and a whole fresh context in the prover's
+``"fresh"`` and ``"python"`` modes and for every query the default ``"shared"`` mode re-asks in a context of its own.
 With glibc's default settings, freeing a context can shrink the heap (`M_TRIM_THRESHOLD`, 128 KiB by default, and
 adjusted at run time together with the mmap threshold), so the next context grows it again, a cycle of system calls
 that made a context cost about 10 ms instead of under 1 ms once other libraries (Hugging Face `datasets`) had

@@ -29,22 +29,50 @@ hit; it keeps a pathological query from stalling a build on a slow machine. Both
 (``entailment`` makes two checks, occasionally three; ``equivalent`` one or two). Pass ``rlimit=None`` or
 ``timeout_ms=None`` to lift a limit.
 
+Contexts, speed and reproducibility
+-----------------------------------
+A query's cost was mostly fixed overhead, not search: about 0.4 ms to make a `z3.Context`, a first solver check
+that pays another millisecond of per-context set-up, and encoding through z3's Python layer. So, by default
+(mode ``"shared"``, see `PROVER_MODES`), each thread keeps one context (`lgmt_tasks.logic.z3_context`) that its
+queries reuse: every query gets a fresh solver (Z3's plain SMT solver), sentences are encoded once per context
+(formulas are frozen and hashable), and Z3's C API is called directly. The median label query is about 2.1x faster
+than on the original path and 13x faster than E per process call (``benchmarks/bench_z3_vs_eprover.py``, 300
+FOLIO/ProverQA queries).
+
+What this keeps and what it changes. A decided outcome (a label, `Contradictory`, or a decided entailment,
+equivalence or satisfiability) is a fact about the formulas, whichever context proved it: Z3 is sound. What a
+shared context changes is the route: Z3's heuristics follow its internal term ids, which depend on what the context
+saw before, so the resources a check spends depend on earlier queries. That could only matter for a query close to
+a limit, so a query the shared context leaves `Undecided` is asked again in a context of its own (mode
+``"fresh"``), and `Undecided` keeps its old meaning: not decided in a fresh context. (The one theoretical
+difference left: a query that a fresh context cannot decide within `DEFAULT_RLIMIT` but a shared one happens to
+decide would get its true label instead of `Undecided`; none of the 1,847 FOLIO/ProverQA queries needs more than
+about 1 % of the limit.) ``tests/logic/test_prover_determinism.py`` asks real queries in several orders and
+processes and compares every outcome with the original path.
+
+Mode ``"fresh"`` makes a new context per query and the same Z3 calls, in the same order and with the same
+temporary terms freed at the same moments, as the original path ``"python"``, so its search is identical (Z3's
+statistics match check by check). ``LGMT_PROVER=python`` (or ``fresh``) selects a mode for a whole process;
+``mode=`` selects it per call.
+
 Thread and process safety
 -------------------------
-Every public call builds its own `z3.Context` (about 2 ms) and drops it on return; no Z3 object or cache is shared
-between calls and the module has no mutable global state. Z3 allows distinct contexts to be used concurrently from
-different threads, and its Python binding releases the GIL while the solver runs, so the functions may be called
-from worker threads (``asyncio.to_thread``, a thread pool) or from worker processes (formulas are plain frozen
-dataclasses and pickle). A fresh context also makes each answer independent of what was asked before: Z3's
-heuristics depend on internal term ids, which a shared context would carry over from earlier queries.
+A context is used only by the thread that made it (a `threading.local`), and a process that inherits one from its
+parent by ``fork`` makes its own, so the functions may be called from worker threads (``asyncio.to_thread``, a
+thread pool) and worker processes (formulas are plain frozen dataclasses and pickle). Z3 allows distinct contexts
+to be used concurrently, and its Python binding releases the GIL while the solver runs. Nothing is created at
+import: a thread's context is made by its first query and replaced after `z3_context.RECYCLE_AFTER_QUERIES`
+queries, so its term tables do not grow without bound.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any, Literal, TypeVar
 
 import z3
 
@@ -67,10 +95,13 @@ from lgmt_tasks.logic.syntax import (
     Xor,
     free_vars,
 )
+from lgmt_tasks.logic.z3_context import DirectEncoder, shared_context, solver_assert
 
 __all__ = [
     "DEFAULT_RLIMIT",
     "DEFAULT_TIMEOUT_MS",
+    "PROVER_MODES",
+    "ProverMode",
     "Contradictory",
     "Label",
     "Undecided",
@@ -94,6 +125,27 @@ DEFAULT_TIMEOUT_MS: int = 10_000
 It is deliberately loose so that the deterministic rlimit, not the machine's speed, decides what is undecided;
 it only guards against code paths of Z3 that do not count resources.
 """
+
+
+ProverMode = Literal["shared", "fresh", "python"]
+PROVER_MODES: tuple[str, ...] = ("shared", "fresh", "python")
+"""How a query is put to Z3 (see "Contexts" in the module docstring).
+
+``"shared"`` (the default): the calling thread's reused context, sentences encoded once per context, a fresh solver
+per query, Z3's C API called directly; a query it leaves undecided is asked again in ``"fresh"`` mode.
+``"fresh"``: a new context per query, C API called directly; makes the very same Z3 calls as ``"python"``.
+``"python"``: a new context per query through z3's Python layer: the original path, kept to compare against.
+Chosen per call (``mode=``), else by the environment variable ``LGMT_PROVER`` (read at each call), else ``"shared"``.
+"""
+
+
+def _mode(requested: str | None) -> str:
+    """The mode of one call: the argument, else ``LGMT_PROVER``, else ``"shared"``; anything else is an error."""
+    mode = requested if requested is not None else os.environ.get("LGMT_PROVER", "shared")
+    if mode not in PROVER_MODES:
+        where = "mode" if requested is not None else "the environment variable LGMT_PROVER"
+        raise ValueError(f"{where} must be one of {', '.join(PROVER_MODES)}, got {mode!r}")
+    return mode
 
 
 class Label(str, Enum):
@@ -176,6 +228,10 @@ class _Encoder:
             self._predicates[key] = z3.Function(f"p:{name}/{arity}", *([self.sort] * arity), self._bool)
         return self._predicates[key]
 
+    def negate(self, f: z3.BoolRef) -> z3.BoolRef:
+        """``¬f``."""
+        return z3.Not(f, self.ctx)
+
     def formula(self, f: Formula, env: dict[str, z3.ExprRef] | None = None) -> z3.BoolRef:
         """Encode `f`; `env` maps the names of enclosing bound variables to their Z3 constants."""
         env = env or {}
@@ -215,17 +271,25 @@ _UNSAT = "unsat"
 
 
 class _Session:
-    """One context, one encoder and one incremental solver, for the checks of a single public call."""
+    """A context (fresh, or the thread's shared one), its encoder and a fresh incremental solver, for one call."""
 
-    def __init__(self, timeout_ms: int | None, rlimit: int | None) -> None:
+    def __init__(self, timeout_ms: int | None, rlimit: int | None, mode: str) -> None:
         if timeout_ms is not None and timeout_ms < 1:
             raise ValueError(f"timeout_ms must be a positive number of milliseconds or None, got {timeout_ms}")
         if rlimit is not None and rlimit < 1:
             raise ValueError(f"rlimit must be positive or None, got {rlimit}")
-        ensure_malloc_tuned()  # every query makes and frees a Z3 context: keep that memory for the next one
-        self.ctx = z3.Context()
-        self.encoder = _Encoder(self.ctx)
-        self.solver = z3.Solver(ctx=self.ctx)
+        ensure_malloc_tuned()  # every query makes and frees a solver, most a context: keep that memory for the next
+        self.direct = mode != "python"
+        self.shared = shared_context() if mode == "shared" else None
+        self.ctx = self.shared.ctx if self.shared else z3.Context()
+        if self.shared:
+            self.encoder: Any = self.shared.encoder
+        else:
+            self.encoder = DirectEncoder(self.ctx) if self.direct else _Encoder(self.ctx)
+        # Shared mode: Z3's plain incremental SMT solver. `z3.Solver` wraps that same solver with a second, tactic-based
+        # one it may fall back to; setting up the pair costs about 0.3 ms a query, and an undecided query is re-asked
+        # in a fresh context anyway. The fresh modes keep `z3.Solver`, as the original path had it.
+        self.solver = z3.SimpleSolver(ctx=self.ctx) if self.shared else z3.Solver(ctx=self.ctx)
         if timeout_ms is not None:
             self.solver.set("timeout", timeout_ms)
         if rlimit is not None:
@@ -233,16 +297,27 @@ class _Session:
         self.timeout_ms = timeout_ms
         self.rlimit = rlimit
 
-    def assert_all(self, formulas: Iterable[z3.BoolRef]) -> None:
-        for f in formulas:
+    def sentence(self, f: Formula) -> Any:
+        """Encode a closed formula (once per context in shared mode)."""
+        return self.shared.sentence(f) if self.shared else self.encoder.formula(f)
+
+    def add(self, f: Any) -> None:
+        """Assert one encoded formula."""
+        if self.direct:
+            solver_assert(self.solver, f)
+        else:
             self.solver.add(f)
 
-    def check(self, what: str, *extra: z3.BoolRef) -> str | Undecided:
+    def assert_all(self, formulas: Iterable[Any]) -> None:
+        for f in formulas:
+            self.add(f)
+
+    def check(self, what: str, *extra: Any) -> str | Undecided:
         """Check the asserted formulas plus `extra` (in a push/pop scope): ``"sat"``, ``"unsat"`` or `Undecided`."""
         self.solver.push()
         try:
             for f in extra:
-                self.solver.add(f)
+                self.add(f)
             start = time.perf_counter()
             result = self.solver.check()
             elapsed_ms = (time.perf_counter() - start) * 1000
@@ -288,6 +363,7 @@ def entailment(
     *,
     timeout_ms: int | None = DEFAULT_TIMEOUT_MS,
     rlimit: int | None = DEFAULT_RLIMIT,
+    mode: ProverMode | None = None,
 ) -> Label | Undecided | Contradictory:
     """Decide the three-valued label of ``premises ⊢? conclusion`` (LGMT §2.2).
 
@@ -301,6 +377,8 @@ def entailment(
         conclusion: The conclusion q (a sentence).
         timeout_ms: Wall-clock limit per solver check in milliseconds (``None``: none).
         rlimit: Z3 resource limit per solver check, deterministic across machines (``None``: none).
+        mode: ``"shared"``, ``"fresh"`` or ``"python"`` (see `PROVER_MODES`); ``None``: ``LGMT_PROVER``, else
+            ``"shared"``. Decided outcomes do not depend on it.
 
     Returns:
         A `Label`, or `Undecided` (a needed check was not decided), or `Contradictory` (Γ is unsatisfiable).
@@ -310,17 +388,37 @@ def entailment(
     """
     premises = tuple(premises)
     _require_sentences([*((f"premise {i}", p) for i, p in enumerate(premises)), ("the conclusion", conclusion)])
-    session = _Session(timeout_ms, rlimit)
-    enc = session.encoder
-    session.assert_all(enc.formula(p) for p in premises)
-    q = enc.formula(conclusion)
-    with_not_q = session.check("premises ∧ ¬conclusion", z3.Not(q, session.ctx))
-    with_q = session.check("premises ∧ conclusion", q)
 
-    def proven(outcome: str | Undecided) -> bool | Undecided:  # "premises ∧ ¬x is unsat" means Γ ⊨ x
-        return outcome if isinstance(outcome, Undecided) else outcome == _UNSAT
+    def ask(mode: str) -> Label | Undecided | Contradictory:
+        session = _Session(timeout_ms, rlimit, mode)
+        session.assert_all(session.sentence(p) for p in premises)
+        q = session.sentence(conclusion)
+        with_not_q = session.check("premises ∧ ¬conclusion", session.encoder.negate(q))
+        with_q = session.check("premises ∧ conclusion", q)
+        return label_from_checks(_proven(with_not_q), _proven(with_q), lambda: _proven(session.check("premises")))
 
-    return label_from_checks(proven(with_not_q), proven(with_q), lambda: proven(session.check("premises")))
+    return _asked(mode, ask)
+
+
+def _proven(outcome: str | Undecided) -> bool | Undecided:
+    """Whether a check of Γ ∧ ¬x proved Γ ⊨ x (it is unsatisfiable), or why it is not known."""
+    return outcome if isinstance(outcome, Undecided) else outcome == _UNSAT
+
+
+_Outcome = TypeVar("_Outcome")
+
+
+def _asked(mode: str | None, ask: Callable[[str], _Outcome]) -> _Outcome:
+    """`ask` in the chosen mode; in shared mode an `Undecided` outcome is asked again in a fresh context.
+
+    The retry makes "undecided" mean what it always meant, undecided in a context of its own, so a query whose
+    search in a shared context happened to go worse is never dropped for that reason.
+    """
+    chosen = _mode(mode)
+    outcome = ask(chosen)
+    if chosen == "shared" and isinstance(outcome, Undecided):
+        return ask("fresh")
+    return outcome
 
 
 def label_from_checks(
@@ -364,6 +462,7 @@ def entails(
     *,
     timeout_ms: int | None = DEFAULT_TIMEOUT_MS,
     rlimit: int | None = DEFAULT_RLIMIT,
+    mode: ProverMode | None = None,
 ) -> bool | Undecided:
     """Whether Γ ⊨ q classically (one check of Γ ∧ ¬q); unsatisfiable premises entail everything.
 
@@ -372,6 +471,8 @@ def entails(
         conclusion: The conclusion q (a sentence).
         timeout_ms: Wall-clock limit per solver check in milliseconds (``None``: none).
         rlimit: Z3 resource limit per solver check (``None``: none).
+        mode: ``"shared"``, ``"fresh"`` or ``"python"`` (see `PROVER_MODES`); ``None``: ``LGMT_PROVER``, else
+            ``"shared"``. Decided outcomes do not depend on it.
 
     Returns:
         ``True`` if Γ ⊨ q, ``False`` if Z3 found a model of Γ ∧ ¬q, else `Undecided`.
@@ -381,10 +482,13 @@ def entails(
     """
     premises = tuple(premises)
     _require_sentences([*((f"premise {i}", p) for i, p in enumerate(premises)), ("the conclusion", conclusion)])
-    session = _Session(timeout_ms, rlimit)
-    session.assert_all(session.encoder.formula(p) for p in premises)
-    result = session.check("premises ∧ ¬conclusion", z3.Not(session.encoder.formula(conclusion), session.ctx))
-    return result if isinstance(result, Undecided) else result == _UNSAT
+
+    def ask(mode: str) -> bool | Undecided:
+        session = _Session(timeout_ms, rlimit, mode)
+        session.assert_all(session.sentence(p) for p in premises)
+        return _proven(session.check("premises ∧ ¬conclusion", session.encoder.negate(session.sentence(conclusion))))
+
+    return _asked(mode, ask)
 
 
 def equivalent(
@@ -393,6 +497,7 @@ def equivalent(
     *,
     timeout_ms: int | None = DEFAULT_TIMEOUT_MS,
     rlimit: int | None = DEFAULT_RLIMIT,
+    mode: ProverMode | None = None,
 ) -> bool | Undecided:
     """Whether `a` and `b` are logically equivalent (true in exactly the same interpretations).
 
@@ -406,28 +511,34 @@ def equivalent(
         b: A formula.
         timeout_ms: Wall-clock limit per solver check in milliseconds (``None``: none).
         rlimit: Z3 resource limit per solver check (``None``: none).
+        mode: ``"shared"``, ``"fresh"`` or ``"python"`` (see `PROVER_MODES`); ``None``: ``LGMT_PROVER``, else
+            ``"shared"``. Decided outcomes do not depend on it.
 
     Returns:
         ``True`` if equivalent, ``False`` if Z3 found a distinguishing interpretation, else `Undecided`.
     """
-    session = _Session(timeout_ms, rlimit)
-    for name in sorted(free_vars(a) | free_vars(b)):
-        session.encoder.free_variable(name)
-    za, zb = session.encoder.formula(a), session.encoder.formula(b)
-    # Two checks with plain polarities instead of one on ¬(a ↔ b): under ↔ every quantifier occurs both
-    # positively and negatively, which defeats Z3's skolemisation and model-based instantiation (it cannot even
-    # refute ∀x∃y L(x, y) ≡ ∃y∀x L(x, y) that way, while a ∧ ¬b is refuted in milliseconds).
-    first = session.check("a ∧ ¬b", za, z3.Not(zb, session.ctx))
-    if first == _SAT:
-        return False
-    second = session.check("b ∧ ¬a", zb, z3.Not(za, session.ctx))
-    if second == _SAT:
-        return False
-    if isinstance(first, Undecided):
-        return first
-    if isinstance(second, Undecided):
-        return second
-    return True
+
+    def ask(mode: str) -> bool | Undecided:
+        session = _Session(timeout_ms, rlimit, mode)
+        for name in sorted(free_vars(a) | free_vars(b)):
+            session.encoder.free_variable(name)
+        za, zb = session.encoder.formula(a), session.encoder.formula(b)
+        # Two checks with plain polarities instead of one on ¬(a ↔ b): under ↔ every quantifier occurs both
+        # positively and negatively, which defeats Z3's skolemisation and model-based instantiation (it cannot even
+        # refute ∀x∃y L(x, y) ≡ ∃y∀x L(x, y) that way, while a ∧ ¬b is refuted in milliseconds).
+        first = session.check("a ∧ ¬b", za, session.encoder.negate(zb))
+        if first == _SAT:
+            return False
+        second = session.check("b ∧ ¬a", zb, session.encoder.negate(za))
+        if second == _SAT:
+            return False
+        if isinstance(first, Undecided):
+            return first
+        if isinstance(second, Undecided):
+            return second
+        return True
+
+    return _asked(mode, ask)
 
 
 def satisfiable(
@@ -435,6 +546,7 @@ def satisfiable(
     *,
     timeout_ms: int | None = DEFAULT_TIMEOUT_MS,
     rlimit: int | None = DEFAULT_RLIMIT,
+    mode: ProverMode | None = None,
 ) -> bool | Undecided:
     """Whether the sentences have a common model (an empty sequence is satisfiable).
 
@@ -442,6 +554,8 @@ def satisfiable(
         formulas: Sentences, read as a conjunction.
         timeout_ms: Wall-clock limit for the solver check in milliseconds (``None``: none).
         rlimit: Z3 resource limit for the solver check (``None``: none).
+        mode: ``"shared"``, ``"fresh"`` or ``"python"`` (see `PROVER_MODES`); ``None``: ``LGMT_PROVER``, else
+            ``"shared"``. Decided outcomes do not depend on it.
 
     Returns:
         ``True`` if Z3 found a model, ``False`` if it proved there is none, else `Undecided`.
@@ -451,7 +565,11 @@ def satisfiable(
     """
     formulas = tuple(formulas)
     _require_sentences((f"formula {i}", f) for i, f in enumerate(formulas))
-    session = _Session(timeout_ms, rlimit)
-    session.assert_all(session.encoder.formula(f) for f in formulas)
-    result = session.check("formulas")
-    return result if isinstance(result, Undecided) else result == _SAT
+
+    def ask(mode: str) -> bool | Undecided:
+        session = _Session(timeout_ms, rlimit, mode)
+        session.assert_all(session.sentence(f) for f in formulas)
+        result = session.check("formulas")
+        return result if isinstance(result, Undecided) else result == _SAT
+
+    return _asked(mode, ask)

@@ -115,7 +115,7 @@ def logicasker(
         revision=revision,
     )
     rows = loaded.rows
-    samples = [record_to_sample(dict(r)) for r in rows]
+    samples = [record_to_sample(r) for r in rows.to_list()]
     shown = build_demonstrations(
         demonstrations,
         weakness_log=weakness_log,

@@ -33,6 +33,19 @@ def configuration(depth: int, width: int, distractors: int) -> str:
 STRATA = Strata(("depth", "width", "distractors"), configuration)
 """Tasks are ordered round-robin over their configuration, so `--limit N` covers min(N, configurations) of them."""
 
+SHIPPED_SUBSETS: dict[str, str] = {
+    "depths": "depth",
+    "widths": "width",
+    "distractors": "distractors",
+    "labels": "label",
+    "topics": "topic",
+}
+"""Each task is made from its own (depth, width, seed, label, distractors) and topic alone, so a build over sub-lists of
+the shipped grid's values is exactly the shipped tasks with those values (`lgmt_tasks.builders.shipped`)."""
+
+SHIPPED_COUNTS: dict[str, tuple[str, str]] = {"seeds": ("seed", "seed")}
+"""Fewer seeds from the same first seed select the shipped tasks of those seeds."""
+
 Values = int | str | Sequence[int] | Sequence[str] | None
 """What a multi-valued parameter accepts: one value, a list (`-T depth=[5,10]`), or a string `"5,10"` / `"5 10"`."""
 

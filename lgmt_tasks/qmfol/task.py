@@ -92,7 +92,7 @@ def qmfol(
             f"or drop padding_tokens (the selection has distractor counts {sorted(set(rows['distractors']))})"
         )
     return Task(
-        dataset=MemoryDataset([record_to_sample(dict(r), padding_tokens) for r in rows], name="qmfol"),
+        dataset=MemoryDataset([record_to_sample(r, padding_tokens) for r in rows.to_list()], name="qmfol"),
         solver=qmfol_generate(prefill),
         scorer=qmfol_scorer(),
         version=VERSION,

@@ -88,6 +88,56 @@ def load_source_cases(config: SourceConfig, stats: BuildStats, workers: Workers 
     return list(cases)
 
 
+def load_sources(configs: Sequence[SourceConfig], stats: BuildStats, workers: Workers = SERIAL) -> list[Case]:
+    """The source cases of one or several sources, concatenated in the order given.
+
+    One source is exactly `load_source_cases` (so a single-source build's statistics are unchanged). With several,
+    each source is loaded into its own statistics, whose `source` bucket is renamed `source <name>` (and whose
+    notes get a ``<name>: `` prefix; the name is followed by the path when one source is given twice) before
+    they are merged, so that build_stats.json says what each source gave.
+
+    Raises:
+        ValueError: The same (source, path) is given twice, or two sources yield a case with the same
+            (`source_dataset`, `source_id`): row ids are derived from that pair, so it must name one case.
+    """
+    if len(configs) == 1:
+        return load_source_cases(configs[0], stats, workers)
+    pairs = [(c.source, c.source_path) for c in configs]
+    repeated = sorted({f"{s} {p or ''}".strip() for s, p in pairs if pairs.count((s, p)) > 1})
+    if repeated:
+        raise ValueError(f"sources: {', '.join(repeated)} given more than once")
+    cases: list[Case] = []
+    origin: dict[tuple[str, str], str] = {}
+    names = [c.source for c in configs]
+    for config in configs:
+        where = f"{config.source} {config.source_path or ''}".strip()
+        label = config.source if names.count(config.source) == 1 else where
+        part = BuildStats()
+        loaded = load_source_cases(config, part, workers)
+        for case in loaded:
+            key = (case.source_dataset, case.source_id)
+            if key in origin:
+                raise ValueError(
+                    f"sources: case {case.source_id!r} ({case.source_dataset}) is read both from {origin[key]} and "
+                    f"from {where}: give each record once (row ids are derived from the source and its id)"
+                )
+            origin[key] = where
+        _rename_bucket(part, "source", f"source {label}")
+        part.notes = {f"{label}: {k}": v for k, v in part.notes.items()}
+        stats.merge(part)
+        cases.extend(loaded)
+    return cases
+
+
+def _rename_bucket(stats: BuildStats, old: str, new: str) -> None:
+    if old in stats.counts:
+        stats.counts[new] = stats.counts.pop(old)
+    if old in stats.dropped:
+        stats.dropped[new] = stats.dropped.pop(old)
+    if old in stats.dropped_ids:
+        stats.dropped_ids[new] = stats.dropped_ids.pop(old)
+
+
 def _generate_run(job: tuple[int, int, int, int]) -> tuple[list[Case], Any]:
     """Generated source cases `first` … `first + n - 1` and their report (one unit of work)."""
     from lgmt_tasks.sources.generated import generate_cases
