@@ -96,7 +96,7 @@ SUITES: tuple[Suite, ...] = (
   author  = {Zhou, Zenghui and Li, Man and Fang, Xiaoke and Zhou, Xinyi and Li, Weibin and Zheng, Zheng},
   year    = {2026}
 }""",
-        version="3-A",
+        version="3-B",
         tasks=("mr_e", "mr_e1", "mr_e2", "mr_s", "mr_p", "mr_c", "lgmt"),
         lm_eval_tasks=(
             "lgmt",
@@ -208,7 +208,7 @@ SUITES: tuple[Suite, ...] = (
   booktitle = {IEEE International Conference on Software Maintenance and Evolution (ICSME)},
   year      = {2025}
 }""",
-        version="3-A",
+        version="3-B",
         tasks=("lexical",),
         lm_eval_tasks=("lgmt_lexical", "lgmt_lexical_loglik"),
         columns=frozenset({"premises_fol", "conclusion_fol", "label", "kind", "pending"}),

@@ -26,13 +26,18 @@ Prompting = Literal["zero_shot", "zero_shot_cot", "few_shot", "few_shot_cot"]
 
 PROMPTINGS: tuple[str, ...] = get_args(Prompting)
 
-Source = Literal["generated", "folio", "proverqa", "logicnli"]
-"""Where LGMT and lexical source cases come from."""
+Source = Literal["generated", "folio", "proverqa", "logicnli", "qmfol", "logicasker"]
+"""Where LGMT and lexical source cases come from (`qmfol`: QMFOL problems of a depth × width grid, made on the fly;
+`logicasker`: LogicAsker's predicate-logic chains of chosen lengths, made on the fly)."""
 
 SOURCES: tuple[str, ...] = get_args(Source)
 
 RESPONSES_KEY = "responses"
 """`TaskState.store` key: the completion of every member of a group, in member order (written by the solvers)."""
+
+CONTROL_RESPONSE_KEY = "control_response"
+"""`TaskState.store` key: with LGMT's `-T control=true`, the source asked again unchanged (written by the group solver,
+read by the LGMT scorer; not a member, so `RESPONSES_KEY` keeps member order)."""
 
 TRANSFORM_KEY = "lexical_transform"
 """`TaskState.store` key: the lexical solver's record of an LLM-based transformation (read by the lexical scorer)."""

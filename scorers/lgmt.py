@@ -15,6 +15,12 @@ What appears in the log's results (`log.results.scores[0].metrics`, keyed by the
 - `mvr_<relation>` (e.g. `mvr_MR-E1.1`, `mvr_MR-E1.1+MR-C3`): MVR per relation (`grouped` on metadata `mr`; the
   paper's Appendix D). Other per-relation rates: `Task(metrics=lgmt_metrics(by_mr=RATE_NAMES))`.
 
+With `-T control=true` (`metamorphic_consistency(control=True)`, `lgmt_metrics(control=True)`): the score also
+holds the keys of `pairwise.CONTROL_KEYS` (the source asked again, unchanged, read from
+`state.store[CONTROL_RESPONSE_KEY]`), and the results add `control_rate`, `excess_mvr` (MVR − control rate) with
+its 95% interval and `above_control`, overall and per relation (`pairwise_metrics.control_metrics`). Without it
+nothing changes.
+
 Epochs: use Inspect's default `mean` reducer. Every rate is a ratio of sums, so the reduced metrics equal the rates
 pooled over all sample-epochs exactly; other reducers (mode, max) change what is measured.
 """
@@ -28,18 +34,22 @@ from inspect_ai.solver import TaskState
 
 from lgmt_tasks.scorers.answers import ParsedAnswer, parse_label
 from lgmt_tasks.scorers.outcomes import checked_gold, how_each_read, stored_responses
-from lgmt_tasks.scorers.pairwise import RATE_NAMES, group_outcome
-from lgmt_tasks.scorers.pairwise_metrics import pairwise_rate_metrics, rate_breakdown
-from lgmt_tasks.vocabulary import TRUTH_LABELS, UNPARSED
+from lgmt_tasks.scorers.pairwise import RATE_NAMES, control_outcome, group_outcome
+from lgmt_tasks.scorers.pairwise_metrics import control_metrics, pairwise_rate_metrics, rate_breakdown
+from lgmt_tasks.vocabulary import CONTROL_RESPONSE_KEY, TRUTH_LABELS, UNPARSED
 
 
-def lgmt_metrics(by_category: Sequence[str] = RATE_NAMES, by_mr: Sequence[str] = ("mvr",)) -> list[Metric]:
+def lgmt_metrics(
+    by_category: Sequence[str] = RATE_NAMES, by_mr: Sequence[str] = ("mvr",), control: bool = False
+) -> list[Metric]:
     """List the metrics of the LGMT scorer: every rate, its standard error, and the chosen breakdowns.
 
     Args:
         by_category: Rates to break down by relation category (metadata `category`).
         by_mr: Rates to break down by relation (metadata `mr`); only MVR by default, as in the paper's Appendix D,
             because with 20 relations every extra rate adds 20 lines to the results.
+        control: Add the noise-floor metrics (`control_metrics`: control rate, MVR − control with its interval,
+            `above_control`, overall and per relation); only for scores of `metamorphic_consistency(control=True)`.
 
     Returns:
         The list to pass as `@scorer(metrics=...)` or `Task(metrics=...)`.
@@ -48,7 +58,18 @@ def lgmt_metrics(by_category: Sequence[str] = RATE_NAMES, by_mr: Sequence[str] =
         *pairwise_rate_metrics(),
         *(rate_breakdown(name, "category") for name in by_category),
         *(rate_breakdown(name, "mr") for name in by_mr),
+        *(control_metrics() if control else []),
     ]
+
+
+def explain_control(source: ParsedAnswer, control: ParsedAnswer, outcome: Mapping[str, int]) -> str:
+    """The line of `explain` about the control member: its answer, and whether it agrees with the source's."""
+    said = f"Control (the source asked again): {control.label or UNPARSED} ({control.how}: {control.detail})."
+    if not outcome["control_parsed"]:
+        return f"{said} Not compared: unparsed answer (counts as unparsed, never as a control violation)."
+    if outcome["control_violation"]:
+        return f"{said} CONTROL VIOLATION: the same prompt got {source.label} and {control.label}."
+    return f"{said} Same as the source."
 
 
 def explain(
@@ -96,15 +117,21 @@ def explain(
 
 
 @scorer(metrics=lgmt_metrics())
-def metamorphic_consistency() -> Scorer:
+def metamorphic_consistency(control: bool = False) -> Scorer:
     """Score a metamorphic group: parse every answer, compare them with each other and with the gold label.
 
     Reads the raw completions that `group_generate` stored in `state.store[RESPONSES_KEY]` and the gold label
     from the target (`True`, `False` or `Unknown`).
 
+    Args:
+        control: Also score the control member, the source asked again (`group_generate(control=True)` stores its
+            completion under `state.store[CONTROL_RESPONSE_KEY]`). The group's outcome ignores it; the score gains
+            the keys of `CONTROL_KEYS`. List the control metrics with `Task(metrics=lgmt_metrics(control=True))`.
+
     Returns:
-        A scorer whose value is the flat dict of `group_outcome` (keys `OUTCOME_KEYS`, each 0/1), whose answer is
-        the source label (or `unparsed`), and whose metadata holds every parsed label and how it was parsed.
+        A scorer whose value is the flat dict of `group_outcome` (keys `OUTCOME_KEYS`, each 0/1; with `control`,
+        then `CONTROL_KEYS`), whose answer is the source label (or `unparsed`), and whose metadata holds every
+        parsed label and how it was parsed (with `control`: `control_answer`, `control_parsed_how`).
     """
 
     async def score(state: TaskState, target: Target) -> Score:
@@ -118,11 +145,37 @@ def metamorphic_consistency() -> Scorer:
         gold = checked_gold(state, target, TRUTH_LABELS)
         answers = [parse_label(response) for response in responses]
         outcome = group_outcome(gold, answers[0].label, [answer.label for answer in answers[1:]])
+        value: dict[str, int] = dict(outcome)
+        explanation = explain(state.metadata or {}, gold, answers, outcome)
+        metadata: dict[str, object] = {"answers": [answer.label for answer in answers], **how_each_read(answers)}
+        if control:
+            repeated = parse_label(control_response(state))
+            checks = control_outcome(answers[0].label, [answer.label for answer in answers[1:]], repeated.label)
+            value.update(checks)
+            explanation += "\n" + explain_control(answers[0], repeated, checks)
+            metadata.update(control_answer=repeated.label, control_parsed_how=repeated.how)
         return Score(
-            value=dict(outcome),
+            value=value,
             answer=answers[0].label or UNPARSED,
-            explanation=explain(state.metadata or {}, gold, answers, outcome),
-            metadata={"answers": [answer.label for answer in answers], **how_each_read(answers)},
+            explanation=explanation,
+            metadata=metadata,
         )
 
     return score
+
+
+def control_response(state: TaskState) -> str:
+    """The control member's completion, checked.
+
+    Raises:
+        ValueError: Naming the sample, if the store has no control completion (the solver was not
+            `group_generate(control=True)`).
+    """
+    response = state.store.get(CONTROL_RESPONSE_KEY)
+    if not isinstance(response, str):
+        raise ValueError(
+            f"Sample {state.sample_id}: expected the control member's completion in the store (key "
+            f"{CONTROL_RESPONSE_KEY!r}); metamorphic_consistency(control=True) scores the output of "
+            "group_generate(control=True)"
+        )
+    return response

@@ -27,6 +27,11 @@ SE(R) = sqrt(n / (n − 1) · Σᵢ (yᵢ − R·xᵢ)²) / Σᵢ xᵢ, with n g
 group parsed this is the usual sqrt(R(1 − R) / (n − 1)). It is a normal approximation: near 0 or 1 and for small n,
 prefer a Wilson interval on the counts.
 
+The noise floor (`-T control=true`, `CONTROL_KEYS`): the source asked a second time, unchanged, gives the control
+rate, the violation rate of no transformation at all, and `mvr_minus_control` (logged as `excess_mvr`), MVR above
+that floor with a paired 95% interval (`intervals.newcombe_paired_difference`). A relation whose interval reaches 0
+is not shown to be a defect beyond the model's own randomness.
+
 Empty input and zero denominators give NaN (value and standard error), not 0.0: a run in which nothing parsed has
 no violation rate, and 0.0 would read as a perfectly consistent model. A standard error needs two groups; with one
 it is NaN too.
@@ -37,6 +42,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+
+from lgmt_tasks.scorers.intervals import newcombe_paired_difference
 
 OUTCOME_KEYS: tuple[str, ...] = (
     "violation",
@@ -288,3 +295,120 @@ def summarize(outcomes: Sequence[Outcome]) -> dict[str, float]:
         summary[name] = rate.value
         summary[f"{name}_stderr"] = rate.stderr
     return summary
+
+
+# The noise floor (`-T control=true`): the source asked twice.
+
+CONTROL_KEYS: tuple[str, ...] = (
+    "control_violation",
+    "control_parsed",
+    "paired",
+    "paired_violation",
+    "paired_control_violation",
+    "paired_both_violations",
+)
+"""The keys a group's score gains when the source was asked a second time, unchanged (the control member).
+
+`control_violation`: the two answers to the same source prompt both parsed and differ (the model's own randomness,
+not a defect); `control_parsed`: both parsed (the control rate's denominator; an unparsed control answer is counted
+here as unparsed, never as a violation). `paired`: every answer parsed, follow-ups and control included (the groups
+on which MVR and the control rate are compared pair by pair); the `paired_*` keys are `violation`,
+`control_violation` and both of them restricted to those groups (the cells of the paired 2×2 table, kept as keys of
+their own so that epoch means stay exact)."""
+
+
+@dataclass(frozen=True)
+class Difference:
+    """MVR minus the control rate on the same groups, with a 95% interval of the paired difference.
+
+    Attributes:
+        value: MVR − control rate over the `paired` groups.
+        low: Lower bound (Newcombe's paired hybrid score interval, `intervals.newcombe_paired_difference`).
+        high: Upper bound.
+        mvr: MVR over the paired groups.
+        control: The control rate over the paired groups.
+        pairs: The number of paired groups (fractional after epoch reduction).
+    """
+
+    value: float
+    low: float
+    high: float
+    mvr: float
+    control: float
+    pairs: float
+
+    @property
+    def above_control(self) -> bool:
+        """Whether MVR is significantly above the control: the interval's lower bound is above 0.
+
+        Equivalent to a one-sided test at the 2.5% level that the violation rate exceeds the model's own flip rate.
+        False when nothing was paired (NaN bounds).
+        """
+        return self.low > 0
+
+
+def control_outcome(source: str | None, followups: Sequence[str | None], control: str | None) -> dict[str, int]:
+    """Score a group's control member: the source prompt asked again, unchanged.
+
+    The group's metamorphic outcome (`group_outcome`) ignores the control, so MVR keeps its meaning; these keys
+    are added beside it.
+
+    Args:
+        source: The parsed answer to the source case (None if it did not parse).
+        followups: The parsed answers to the follow-ups (None where one did not parse).
+        control: The parsed answer to the repeated source (None if it did not parse).
+
+    Returns:
+        A dict with exactly the keys of `CONTROL_KEYS`, each 0 or 1.
+
+    Raises:
+        ValueError: If there are no follow-ups.
+    """
+    if not followups:
+        raise ValueError("a metamorphic group needs at least one follow-up answer")
+    control_parsed = source is not None and control is not None
+    control_violation = control_parsed and control != source
+    paired = control_parsed and all(answer is not None for answer in followups)
+    violation = paired and any(answer != source for answer in followups)
+    values = {
+        "control_violation": control_violation,
+        "control_parsed": control_parsed,
+        "paired": paired,
+        "paired_violation": violation,
+        "paired_control_violation": paired and control_violation,
+        "paired_both_violations": violation and control_violation,
+    }
+    return {key: int(values[key]) for key in CONTROL_KEYS}
+
+
+def _control_column(outcomes: Sequence[Outcome], key: str) -> list[float]:
+    return outcome_column(
+        outcomes, key, f"a control run's keys: {', '.join(CONTROL_KEYS)} (was the task run with -T control=true?)"
+    )
+
+
+def control_rate(outcomes: Sequence[Outcome]) -> Rate:
+    """Compute the control rate: Σ control_violation / Σ control_parsed.
+
+    The share of groups whose source, asked twice, got two different (parsed) answers: the violation rate a model
+    shows with no transformation at all. Under greedy decoding of a deterministic model it is 0.
+    """
+    return ratio_of_sums(_control_column(outcomes, "control_violation"), _control_column(outcomes, "control_parsed"))
+
+
+def mvr_minus_control(outcomes: Sequence[Outcome]) -> Difference:
+    """Compute MVR − control rate over the groups in which every answer parsed, with Newcombe's paired interval.
+
+    Both rates are taken on the same groups (`paired`), so the difference is a paired one: each group contributes a
+    (violation, control violation) pair, and the interval accounts for their correlation. Over those groups the
+    value equals MVR − control rate exactly; it can differ from the headline `mvr` − `control_rate` when some
+    answers did not parse, because those two keep their own denominators.
+    """
+    pairs = math.fsum(_control_column(outcomes, "paired"))
+    first = math.fsum(_control_column(outcomes, "paired_violation"))
+    second = math.fsum(_control_column(outcomes, "paired_control_violation"))
+    both = math.fsum(_control_column(outcomes, "paired_both_violations"))
+    value, low, high = newcombe_paired_difference(both, max(0.0, first - both), max(0.0, second - both), pairs)
+    if pairs <= 0:
+        return Difference(math.nan, math.nan, math.nan, math.nan, math.nan, 0.0)
+    return Difference(value, low, high, first / pairs, second / pairs, pairs)

@@ -5,16 +5,33 @@ metrics here read those keys back and call the pure rate functions of `pairwise`
 denominators. A lexical log and an LGMT log thus report the same rates under the same names, computed by the same
 code. Each rate is two metrics, its value (`mvr`) and its standard error (`mvr_stderr`), made by
 `rate_metrics.rate_metric_pair`; `unparsed_rate` is the one every suite shares (`unparsed`).
+
+The noise-floor metrics (`control_metrics`, listed only by an LGMT task run with `-T control=true`) read the keys of
+`pairwise.CONTROL_KEYS`: `control_rate` (with `control_rate_stderr`), `excess_mvr` (MVR − control rate, on the
+groups where every answer parsed) with its 95% interval (`excess_mvr_low`, `excess_mvr_high`) and `above_control`
+(1 when the interval's lower bound is above 0), each also per relation (`control_rate_MR-E1.1`,
+`excess_mvr_low_MR-E1.1`, `above_control_MR-E1.1`, ...). Not `mvr_minus_control`: a name starting `mvr_` reads as
+MVR's breakdown by a group of that name (`lgmt_tasks.report.headline`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from inspect_ai.scorer import Metric, SampleScore
+from inspect_ai.scorer import Metric, SampleScore, metric
 
 from lgmt_tasks.scorers.outcomes import score_outcomes
-from lgmt_tasks.scorers.pairwise import OUTCOME_KEYS, RATE_NAMES, RATES, Outcome, Rate
+from lgmt_tasks.scorers.pairwise import (
+    CONTROL_KEYS,
+    OUTCOME_KEYS,
+    RATE_NAMES,
+    RATES,
+    Difference,
+    Outcome,
+    Rate,
+    control_rate,
+    mvr_minus_control,
+)
 from lgmt_tasks.scorers.rate_metrics import Estimate, breakdown, rate_metric_pair
 from lgmt_tasks.scorers.unparsed import unparsed_rate, unparsed_rate_stderr
 
@@ -118,3 +135,79 @@ def rate_breakdown(rate: str, key: str) -> Metric:
 def pairwise_rate_metrics() -> list[Metric]:
     """Every rate of `RATE_NAMES`, then every standard error, in that order (the head of both suites' metric lists)."""
     return [*(RATE_METRICS[name]() for name in RATE_NAMES), *(STDERR_METRICS[name]() for name in RATE_NAMES)]
+
+
+def control_outcomes_of(scores: Sequence[SampleScore]) -> list[Outcome]:
+    """Extract the per-group indicators of an LGMT run with a control member (`OUTCOME_KEYS` and `CONTROL_KEYS`).
+
+    Raises:
+        ValueError: Naming the sample, if a score lacks a key (a run without `-T control=true`).
+    """
+    return score_outcomes(scores, (*OUTCOME_KEYS, *CONTROL_KEYS), "LGMT control")
+
+
+control_rate_metric, control_rate_stderr = rate_metric_pair(
+    "control_rate",
+    lambda scores: control_rate(control_outcomes_of(scores)),
+    "the control rate: groups whose source, asked twice, got two different parsed answers / groups where both parsed",
+)
+
+
+def _difference_metric(name: str, part: Callable[[Difference], float], doc: str) -> Callable[[], Metric]:
+    """Register a metric returning one number of `pairwise.mvr_minus_control`, under `lgmt_tasks/<name>`."""
+
+    def factory() -> Metric:
+        def compute(scores: list[SampleScore]) -> float:
+            return part(mvr_minus_control(control_outcomes_of(scores)))
+
+        return compute
+
+    factory.__doc__ = doc
+    registered = metric(name=name)(factory)
+    registered.__doc__ = doc
+    return registered
+
+
+excess_mvr = _difference_metric(
+    "excess_mvr",
+    lambda d: d.value,
+    "Compute MVR − control rate over the groups in which every answer (control included) parsed.",
+)
+excess_mvr_low = _difference_metric(
+    "excess_mvr_low",
+    lambda d: d.low,
+    "Compute the lower bound of the 95% Newcombe paired interval of `excess_mvr`.",
+)
+excess_mvr_high = _difference_metric(
+    "excess_mvr_high",
+    lambda d: d.high,
+    "Compute the upper bound of the 95% Newcombe paired interval of `excess_mvr`.",
+)
+above_control = _difference_metric(
+    "above_control",
+    lambda d: float(d.above_control),
+    "Compute whether MVR is significantly above the control rate (1.0: the 95% paired interval's lower bound is "
+    "above 0; 0.0 otherwise, including when nothing was paired).",
+)
+
+CONTROL_METRICS: dict[str, Callable[[], Metric]] = {
+    "control_rate": control_rate_metric,
+    "control_rate_stderr": control_rate_stderr,
+    "excess_mvr": excess_mvr,
+    "excess_mvr_low": excess_mvr_low,
+    "excess_mvr_high": excess_mvr_high,
+    "above_control": above_control,
+}
+"""The noise-floor metric factories by their name in logs."""
+
+
+def control_metrics(by: Sequence[str] = ("mr",)) -> list[Metric]:
+    """The noise-floor metrics overall, then broken down by each metadata key of `by` (`control_rate_MR-E1.1`, ...).
+
+    The standard error is reported overall only; the breakdowns carry the interval instead.
+    """
+    per_group = [name for name in CONTROL_METRICS if name != "control_rate_stderr"]
+    return [
+        *(factory() for factory in CONTROL_METRICS.values()),
+        *(breakdown(CONTROL_METRICS[name], key, name) for key in by for name in per_group),
+    ]

@@ -10,6 +10,19 @@ Where the answers go:
   scorer reads them from there, and the log keeps them as the sample's `store`.
 - `state.messages` / `state.output`: the source conversation and its output, so `inspect view` shows the source
   exchange in the Messages tab. Every member's model call (follow-ups included) is in the sample's events.
+- With `control=True` (LGMT's `-T control=true`): `state.store["control_response"]` (`CONTROL_RESPONSE_KEY`), the
+  completion of the control member, the source conversation asked a second time, concurrently with the others. It
+  is not a member (the dataset and `metadata["members"]` are unchanged, and `RESPONSES_KEY` keeps member order).
+
+The control call is the source's call repeated with the run's own settings, with one exception (`control_cache`):
+Inspect's `--cache` keys a cached answer on the messages, model, config and epoch, all identical for the control and
+its source, so the cache (not the model) would answer the control with the source's answer. With caching on, the
+control call gets its own cache scope (`scopes={"lgmt_member": "control"}`): a re-run is still served from the
+cache, but never with the source's answer. A fixed `--seed` is deliberately kept: a seeded sampler (our
+`lgmt/smollm2`) then draws the follow-ups with the source's random numbers too, so the noise MVR is exposed to is
+what the control measures (0 for a seeded local sampler, as under greedy decoding). A different seed for the control
+alone would compare coupled follow-ups with an uncoupled control and overstate the floor: on `lgmt/smollm2` at
+temperature 0.7 with `--seed 1`, seed + 1 made every control differ while no follow-up did.
 """
 
 from __future__ import annotations
@@ -18,18 +31,21 @@ from collections.abc import Sequence
 from typing import Any
 
 from inspect_ai.model import (
+    CachePolicy,
     ChatMessage,
     ChatMessageSystem,
     ChatMessageUser,
+    Model,
     ModelOutput,
     get_model,
 )
+from inspect_ai.model._generate_config import active_generate_config
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import collect
 
 from lgmt_tasks.solvers.prefill import LABEL_OPENING, REASONING_OPENING, open_answer, prefilled_response
 from lgmt_tasks.solvers.prompts import DEFAULT_PROMPTING, system_prompt
-from lgmt_tasks.vocabulary import RESPONSES_KEY
+from lgmt_tasks.vocabulary import CONTROL_RESPONSE_KEY, RESPONSES_KEY
 
 PREFILLS: dict[str, str] = {
     "zero_shot": LABEL_OPENING,
@@ -62,8 +78,29 @@ def members_of(state: TaskState) -> list[str]:
     return members
 
 
+CONTROL_SCOPE = {"lgmt_member": "control"}
+"""The cache scope of the control call, so that Inspect's cache never serves it the source's answer."""
+
+
+def control_cache(model: Model) -> bool | CachePolicy:
+    """The cache policy of the control call: the run's own, in a scope of its own so it never gets the source's entry.
+
+    Args:
+        model: The model asked (the active model: its config merged with the eval's, as Inspect resolves it).
+
+    Returns:
+        False when caching is off; else the run's policy (`--cache` gives the default policy) with `CONTROL_SCOPE`
+        added to its scopes.
+    """
+    cache = model.config.merge(active_generate_config()).cache
+    if cache is None or cache is False:
+        return False
+    policy = cache if isinstance(cache, CachePolicy) else CachePolicy()
+    return policy.model_copy(update={"scopes": {**policy.scopes, **CONTROL_SCOPE}})
+
+
 async def generate_members(
-    state: TaskState, conversations: Sequence[list[ChatMessage]], opening: str = ""
+    state: TaskState, conversations: Sequence[list[ChatMessage]], opening: str = "", control: bool = False
 ) -> TaskState:
     """Ask the model every member's conversation concurrently, store the answers, and show the first exchange.
 
@@ -74,13 +111,20 @@ async def generate_members(
         conversations: One conversation per member, in member order (source, or the original order, first).
         opening: The assistant prefill that ends every conversation ("" for none); it is put back in front of each
             completion, so the stored answer is the whole reply.
+        control: Also ask the first conversation a second time (`control_cache`), concurrently, and store its
+            answer under `state.store[CONTROL_RESPONSE_KEY]`.
 
     Returns:
         The state, with the answers under `state.store[RESPONSES_KEY]` (member order) and the first member's
         conversation and output in `state.messages` / `state.output`.
     """
     model = get_model()
-    outputs: list[ModelOutput] = await collect(*(model.generate(messages) for messages in conversations))
+    calls = [model.generate(messages) for messages in conversations]
+    if control:
+        calls.append(model.generate(conversations[0], cache=control_cache(model)))
+    outputs: list[ModelOutput] = await collect(*calls)
+    if control:
+        state.store.set(CONTROL_RESPONSE_KEY, prefilled_response(opening, outputs.pop()))
     state.store.set(RESPONSES_KEY, [prefilled_response(opening, output) for output in outputs])
     state.messages = [*conversations[0], outputs[0].message]
     state.output = outputs[0]
@@ -88,7 +132,7 @@ async def generate_members(
 
 
 @solver
-def group_generate(prompting: str = DEFAULT_PROMPTING, prefill: bool = False) -> Solver:
+def group_generate(prompting: str = DEFAULT_PROMPTING, prefill: bool = False, control: bool = False) -> Solver:
     """Generate one answer per group member with the paper's system prompt, concurrently.
 
     Args:
@@ -99,6 +143,8 @@ def group_generate(prompting: str = DEFAULT_PROMPTING, prefill: bool = False) ->
             off by default. The stored response is prefill + completion, so the parser sees the whole JSON. Works
             with providers that continue a trailing assistant message (our `lgmt/smollm2`, Anthropic, vLLM/HF
             chat templates); others may ignore it.
+        control: Ask the source a second time, unchanged (the noise floor of `-T control=true`); its completion
+            goes to `state.store[CONTROL_RESPONSE_KEY]`, not among the members' responses.
 
     Returns:
         The solver. It stores the raw completions under `state.store[RESPONSES_KEY]` and leaves the source
@@ -115,6 +161,6 @@ def group_generate(prompting: str = DEFAULT_PROMPTING, prefill: bool = False) ->
             open_answer([ChatMessageSystem(content=system), ChatMessageUser(content=prompt)], opening)
             for prompt in members_of(state)
         ]
-        return await generate_members(state, conversations, opening)
+        return await generate_members(state, conversations, opening, control=control)
 
     return solve

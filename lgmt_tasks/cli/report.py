@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 if TYPE_CHECKING:
+    from lgmt_tasks.report.compare import Comparison
     from lgmt_tasks.report.logs import LogSelection
 
 
@@ -77,6 +78,13 @@ class SampleSize(click.ParamType):
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of --sample-violations.")
 @click.option(
+    "--compare",
+    is_flag=True,
+    help="Paired significance tests between the LOGS (two or more runs of one LGMT or lexical task on the same "
+    "dataset, paired on group ids): McNemar exact p, 95% bootstrap interval of the difference and Holm-adjusted p for "
+    "violations and consistent accuracy, overall and per relation; with --out, DIR/compare.csv|.md too.",
+)
+@click.option(
     "--weakness",
     is_flag=True,
     help="LogicAsker logs: list the skills with the lowest response accuracy "
@@ -93,6 +101,14 @@ class SampleSize(click.ParamType):
     "groups, the share failing in k of the 1 + 9 runs, after the all-groups table of an --epochs N lexical log "
     "among LOGS; with --out, DIR/lexical/flakiness_llmorph.csv|.md. LOGS may then be omitted.",
 )
+@click.option(
+    "--shrink",
+    "shrink_folders",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False),
+    help="A folder written by `lgmt shrink --out` (repeatable): with --out, adds DIR/lgmt/minimal_counterexamples"
+    ".csv|.md and a copy of each folder's digest.md.",
+)
 def report(
     logs: tuple[str, ...],
     latest: bool,
@@ -104,6 +120,8 @@ def report(
     seed: int,
     weakness: bool,
     flakiness: tuple[tuple[str, str], ...],
+    compare: bool,
+    shrink_folders: tuple[str, ...],
 ) -> None:
     """Summarise Inspect logs (files or folders) as metric tables, or sample their violations for review.
 
@@ -119,6 +137,13 @@ def report(
             "--flakiness adds LLMorph's flakiness table to the report; it cannot be combined with --weakness, "
             "--eval-report or --sample-violations"
         )
+    if compare and (weakness or eval_report or sample_size is not None or flakiness or lm_eval_results):
+        raise click.UsageError(
+            "--compare compares Inspect logs; it cannot be combined with --weakness, --eval-report, "
+            "--sample-violations, --flakiness or --lm-eval-results"
+        )
+    if shrink_folders and not out:
+        raise click.UsageError("--shrink adds tables to the report folder: give --out DIR too")
     llmorph = _llmorph_sections(flakiness)
     if lm_eval_results and (weakness or eval_report or sample_size is not None):
         raise click.UsageError(
@@ -150,9 +175,11 @@ def report(
         if out and flakiness:
             _write_llmorph(flakiness, Path(out))
         return
+    comparison = _comparison(paths) if compare else None
     table = headline_table(paths)
     click.echo(display_table(table).to_markdown(index=False))
     _lexical_section(paths)
+    _control_section(paths)
     for section in llmorph:
         click.echo("\n" + section, nl=False)
     if len(paths) == 1:
@@ -168,10 +195,22 @@ def report(
         (folder / "headline.md").write_text(display_table(table).to_markdown(index=False) + "\n", encoding="utf-8")
         # write_report leaves the unfinished runs out again, and names them in the index
         _write_report(
-            [*paths, *(path for path, _ in selection.incomplete)], lm_eval_results, folder, include_incomplete
+            [*paths, *(path for path, _ in selection.incomplete)],
+            lm_eval_results,
+            folder,
+            include_incomplete,
+            comparison=comparison,
         )
         if flakiness:
             _write_llmorph(flakiness, folder)
+        if shrink_folders:
+            from lgmt_tasks.lgmt.shrink.report import write_shrink_report
+
+            try:
+                shrunk = write_shrink_report(shrink_folders, folder)
+            except ValueError as exc:  # a folder that is not a shrink folder: named in the message
+                raise click.ClickException(str(exc)) from None
+            click.echo(f"minimal counterexamples: {', '.join(str(path) for path in shrunk)}")
 
 
 def _select(logs: tuple[str, ...], latest: bool, include_incomplete: bool) -> LogSelection:
@@ -228,16 +267,38 @@ def _write_llmorph(pairs: tuple[tuple[str, str], ...], folder: Path) -> None:
 
 
 def _write_report(
-    paths: list[str], lm_eval_results: tuple[str, ...], folder: Path, include_incomplete: bool = False
+    paths: list[str],
+    lm_eval_results: tuple[str, ...],
+    folder: Path,
+    include_incomplete: bool = False,
+    comparison: Comparison | None = None,
 ) -> None:
     from lgmt_tasks.report.write import write_report
 
-    written = write_report(paths, list(lm_eval_results), folder, include_incomplete=include_incomplete)
+    written = write_report(
+        paths, list(lm_eval_results), folder, include_incomplete=include_incomplete, comparison=comparison
+    )
     for suite, files in written.files.items():
         click.echo(f"{suite}: {len(files)} files in {folder / suite}")
     if written.foreign:
         click.echo(f"skipped, not our tasks: {', '.join(written.foreign)}", err=True)
+    if written.comparison:
+        click.echo(f"comparison: {', '.join(str(path) for path in written.comparison)}")
     click.echo(f"leaderboard: {written.leaderboard}\nindex: {written.index}")
+
+
+def _comparison(paths: list[str]) -> Comparison:
+    """The paired comparison of the logs (`--compare`), printed first; a log that cannot be compared is an error."""
+    from lgmt_tasks.report.compare import compare_logs, comparison_markdown
+
+    if len(paths) < 2:
+        raise click.UsageError(f"--compare needs two or more logs, got {len(paths)}")
+    try:
+        comparison = compare_logs(paths)
+    except ValueError as error:
+        raise click.ClickException(str(error)) from error
+    click.echo(comparison_markdown(comparison))
+    return comparison
 
 
 def _lm_eval_only(lm_eval_results: tuple[str, ...], out: str | None) -> None:
@@ -277,6 +338,15 @@ def _lexical_section(paths: list[str]) -> None:
             "\nlogic-grounded vs lexical relations:\n"
             + lexical_report(lexical_logs[0], lgmt_log=lgmt_logs[0] if lgmt_logs else None)
         )
+
+
+def _control_section(paths: list[str]) -> None:
+    """With LGMT logs of `-T control=true` runs: MVR against the control per relation (`lgmt_tasks.lgmt.control`)."""
+    from lgmt_tasks.lgmt.control import control_section
+
+    section = control_section(paths)
+    if section:
+        click.echo("\n" + section)
 
 
 def _sample_violations(paths: list[str], sample_size: int | str, seed: int, out: str | None) -> None:

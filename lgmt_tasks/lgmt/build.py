@@ -2,14 +2,16 @@
 
 Pipeline (paper §3.2–3.4 and §4.3, with every claim proven):
 
-1. Load source cases (generated, FOLIO, ProverQA, LogicNLI); malformed records are skipped and counted.
+1. Load source cases (generated, FOLIO, ProverQA, LogicNLI, or QMFOL problems of a depth × width grid:
+   `lgmt_tasks.sources.qmfol`); malformed records are skipped and counted.
 2. Prove each source label with Z3. Contradictory premises, undecided queries and gold labels the prover
    disagrees with are dropped and counted: the `label` column is always a proven label.
 3. For each relation, the candidate pool is every proven source case it applies to (the paper's pool was
    76,298 groups). Candidates are ordered by a hash of (seed, relation, source id), stratified round-robin over
-   the gold labels, and applied one by one with a generator seeded from the same triple, until `per_mr`
-   follow-ups are proven (§4.3: up to 200 per relation). Each follow-up's proof obligation (equivalence of the
-   rewritten formula, or an unchanged label) is discharged by Z3; failures are dropped by reason.
+   the gold labels (QMFOL cases: over their (depth, width) cell and label), and applied one by one with a
+   generator seeded from the same triple, until `per_mr` follow-ups are proven (§4.3: up to 200 per relation).
+   Each follow-up's proof obligation (equivalence of the rewritten formula, or an unchanged label) is discharged
+   by Z3; failures are dropped by reason.
 4. English: unchanged premises keep their sentences; changed ones are realised by templates
    (`builders.english`).
 
@@ -49,6 +51,8 @@ from lgmt_tasks.lgmt.relations.check import verify
 from lgmt_tasks.lgmt.relations.followup import FollowUp
 from lgmt_tasks.logic.printer import show
 from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
+from lgmt_tasks.sources import logicasker as logicasker_source
+from lgmt_tasks.sources import qmfol as qmfol_source
 from lgmt_tasks.sources.case import Case
 from lgmt_tasks.sources.pipeline import (
     SOURCE_STAGE_REVISION,
@@ -61,7 +65,7 @@ from lgmt_tasks.sources.pipeline import (
 BUILD_REVISION = SOURCE_STAGE_REVISION
 """Bumped whenever the builder's output changes for the same config (part of the build-cache key)."""
 
-SourceName = Literal["generated", "folio", "proverqa", "logicnli"]
+SourceName = Literal["generated", "folio", "proverqa", "logicnli", "qmfol", "logicasker"]
 ALL = "all"
 """`per_mr` value meaning no cap: every applicable (source case, relation) pair is tried (the paper's pool)."""
 RUN_SIZE = 250
@@ -125,6 +129,13 @@ class LgmtConfig:
         direction: Which direction of the MR-E2 laws to use (`forward`, `introduction`, `any`).
         generated_cases: Number of generated source cases (for `source="generated"`).
         timeout_ms: Z3 limit per query.
+        depths: Reasoning depths of the `qmfol` source (QMFOL's D, 1–20; `lgmt_tasks.sources.qmfol`).
+        widths: Reasoning widths of the `qmfol` source (QMFOL's W, 0–20).
+        per_cell: `qmfol` source problems per (depth, width) cell.
+            The three are stored sorted and without repeats, and left out of `key()` unless a source is `qmfol`, so
+            the keys of other builds are unchanged; with no `qmfol` source, giving them is an error.
+            With a `logicasker` source, `depths` are its chain lengths (1–7) and `per_cell` its tests per depth
+            (both in `key()`); LogicAsker has no width, so `widths` stays out of the key and giving it is an error.
     """
 
     source: str = "generated"
@@ -139,8 +150,39 @@ class LgmtConfig:
     direction: str = "any"
     generated_cases: int = 300
     timeout_ms: int = DEFAULT_TIMEOUT_MS
+    depths: tuple[int, ...] = qmfol_source.DEFAULT_DEPTHS
+    widths: tuple[int, ...] = qmfol_source.DEFAULT_WIDTHS
+    per_cell: int = qmfol_source.DEFAULT_PER_CELL
 
     def __post_init__(self) -> None:
+        if self.uses_qmfol:
+            object.__setattr__(self, "depths", qmfol_source.grid_values("depth", self.depths, ()))
+            object.__setattr__(self, "widths", qmfol_source.grid_values("width", self.widths, ()))
+            qmfol_source.check_per_cell(self.per_cell)
+        elif self.uses_logicasker:
+            if tuple(self.widths) != qmfol_source.DEFAULT_WIDTHS:
+                raise ValueError(
+                    f"width={','.join(map(str, self.widths))}: source=logicasker has no width (LogicAsker varies the "
+                    "chain length only); drop width and set depth"
+                )
+            object.__setattr__(self, "depths", logicasker_source.depth_values(self.depths))
+            qmfol_source.check_per_cell(self.per_cell)
+        else:
+            given = [
+                f"{name}={','.join(map(str, value)) if isinstance(value, (list, tuple)) else value}"
+                for name, value, default in (
+                    ("depth", self.depths, qmfol_source.DEFAULT_DEPTHS),
+                    ("width", self.widths, qmfol_source.DEFAULT_WIDTHS),
+                    ("per_cell", self.per_cell, qmfol_source.DEFAULT_PER_CELL),
+                )
+                if (tuple(value) if isinstance(value, (list, tuple)) else value) != default
+            ]
+            if given:
+                raise ValueError(
+                    f"{', '.join(given)}: depth, width and per_cell set the difficulty grid of source=qmfol "
+                    "(depth and per_cell: of source=logicasker); "
+                    f"the sources here are {', '.join(s for s, _ in self.sources())}"
+                )
         self.source_configs()  # validates the sources and their paths
         pairs = self.sources()
         repeated = sorted({f"{s} {p or ''}".strip() for s, p in pairs if pairs.count((s, p)) > 1})
@@ -169,6 +211,9 @@ class LgmtConfig:
         key = asdict(self)
         if not self.extra_sources:
             del key["extra_sources"]
+        if not self.uses_qmfol:
+            for name in ("depths", "widths", "per_cell") if not self.uses_logicasker else ("widths",):
+                del key[name]
         return key
 
     @classmethod
@@ -179,7 +224,20 @@ class LgmtConfig:
         values["extra_sources"] = tuple(
             (str(source), None if path is None else str(path)) for source, path in values.get("extra_sources", ())
         )
+        for name in ("depths", "widths"):
+            if name in values:
+                values[name] = tuple(values[name])
         return cls(**values)
+
+    @property
+    def uses_qmfol(self) -> bool:
+        """Whether a source of the build is `qmfol` (then the difficulty grid is part of the config)."""
+        return any(source == qmfol_source.SOURCE for source, _ in self.sources())
+
+    @property
+    def uses_logicasker(self) -> bool:
+        """Whether a source of the build is `logicasker` (then its depths and per_cell are part of the config)."""
+        return any(source == logicasker_source.SOURCE for source, _ in self.sources())
 
     @property
     def cap(self) -> int | None:
@@ -197,7 +255,16 @@ class LgmtConfig:
     def source_configs(self) -> list[SourceConfig]:
         """The shared source stage's config of every source of the build."""
         return [
-            SourceConfig(source, path, self.seed, self.generated_cases, self.timeout_ms)
+            SourceConfig(
+                source,
+                path,
+                self.seed,
+                self.generated_cases,
+                self.timeout_ms,
+                self.depths,
+                self.widths,
+                self.per_cell,
+            )
             for source, path in self.sources()
         ]
 

@@ -56,6 +56,11 @@ def build_command(config: LgmtConfig, out: str, translation: Mapping[str, Any] |
             ("--timeout-ms", config.timeout_ms, default.timeout_ms),
         ]
     )
+    if config.uses_qmfol:  # the difficulty grid of the qmfol source, always spelt out
+        parts += ["--depth", ",".join(map(str, config.depths)), "--width", ",".join(map(str, config.widths))]
+        parts += ["--per-cell", str(config.per_cell)]
+    elif config.uses_logicasker:  # LogicAsker chains have a depth (chain length) and no width
+        parts += ["--depth", ",".join(map(str, config.depths)), "--per-cell", str(config.per_cell)]
     if translation:
         parts += [
             "--translator",

@@ -5,10 +5,14 @@ Also builds one shard of a build (`--shard i/n`) and merges shard folders into t
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from lgmt_tasks.builders.command import check_out, overwrite_option, pair_sources, write_out
 from lgmt_tasks.lgmt.cli_audit import audit_translations_command
+from lgmt_tasks.lgmt.plan import plan_command
+from lgmt_tasks.lgmt.shrink.command import shrink_command
 from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
 from lgmt_tasks.vocabulary import SOURCES
 
@@ -37,6 +41,23 @@ class PerMr(click.ParamType):
         return number
 
 
+def qmfol_grid(depth: str | None, width: str | None, per_cell: int | None) -> dict[str, Any]:
+    """The `LgmtConfig` difficulty-grid arguments given on the command line (`--depth 1,3` → `depths=(1, 3)`).
+
+    Only given options are passed, so that `LgmtConfig` refuses them for a build without `--source qmfol`.
+    """
+    from lgmt_tasks.sources.qmfol import grid_values
+
+    grid: dict[str, Any] = {}
+    if depth is not None:
+        grid["depths"] = grid_values("depth", depth, ())
+    if width is not None:
+        grid["widths"] = grid_values("width", width, ())
+    if per_cell is not None:
+        grid["per_cell"] = per_cell
+    return grid
+
+
 MERGE_OPTIONS = ("out", "overwrite", "merge_shards")
 """The only options `--merge-shards` takes: the build's config comes from the shards."""
 
@@ -56,7 +77,8 @@ MERGE_OPTIONS = ("out", "overwrite", "merge_shards")
     "source_paths",
     type=click.Path(exists=True),
     multiple=True,
-    help="File or folder of source records, one per --source other than generated, paired in order.",
+    help="File or folder of source records, one per --source other than generated, qmfol and logicasker, paired in "
+    "order.",
 )
 @click.option("--mr", "mrs", multiple=True, help="Relation id (repeatable), e.g. MR-E1.1. Default: all 20.")
 @click.option(
@@ -91,6 +113,28 @@ MERGE_OPTIONS = ("out", "overwrite", "merge_shards")
 )
 @click.option(
     "--generated-cases", type=int, default=300, show_default=True, help="Source cases to generate (--source generated)."
+)
+@click.option(
+    "--depth",
+    "depth",
+    default=None,
+    metavar="D[,D...]",
+    help="Reasoning depths of --source qmfol, 1-20 (default 1,2,3): the QMFOL rule-chain length; of --source "
+    "logicasker, 1-7 (default 1,2,3): the LogicAsker chain length.",
+)
+@click.option(
+    "--width",
+    "width",
+    default=None,
+    metavar="W[,W...]",
+    help="Reasoning widths of --source qmfol, 0-20 (default 1,2): the number of and/or connectives in the rules.",
+)
+@click.option(
+    "--per-cell",
+    type=int,
+    default=None,
+    help="Source problems per (depth, width) cell of --source qmfol (default 24: 8 seeds x 3 labels), per depth of "
+    "--source logicasker.",
 )
 @click.option("--timeout-ms", type=int, default=DEFAULT_TIMEOUT_MS, show_default=True, help="Z3 limit per query.")
 @click.option(
@@ -144,6 +188,9 @@ def build_command(
     names: str,
     direction: str,
     generated_cases: int,
+    depth: str | None,
+    width: str | None,
+    per_cell: int | None,
     timeout_ms: int,
     translator: str,
     translator_model: str | None,
@@ -171,7 +218,12 @@ def build_command(
             raise click.UsageError(f"--merge-shards takes the build's config from the shards; drop {', '.join(given)}")
         _merge_command(merge_shards, out, overwrite)
         return
-    pairs = pair_sources(sources, source_paths, pathless=("generated",))
+    pairs = pair_sources(sources, source_paths, pathless=("generated", "qmfol", "logicasker"))
+    if width is not None and "logicasker" in sources and "qmfol" not in sources:
+        raise click.BadParameter(
+            f"{width!r}: --source logicasker has no width (LogicAsker varies the chain length only); use --depth",
+            param_hint="--width",
+        )
     shard_spec = None
     if shard is not None:
         try:
@@ -199,6 +251,7 @@ def build_command(
             direction=direction,
             generated_cases=generated_cases,
             timeout_ms=timeout_ms,
+            **qmfol_grid(depth, width, per_cell),
         )
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from exc
@@ -241,5 +294,5 @@ def _merge_command(folders: tuple[str, ...], out: str, overwrite: bool) -> None:
     click.echo(f"{len(result.dataset)} groups merged from {len(folders)} shards. Written to {out}")
 
 
-EXTRA_COMMANDS: tuple[click.Command, ...] = (audit_translations_command,)
+EXTRA_COMMANDS: tuple[click.Command, ...] = (audit_translations_command, plan_command, shrink_command)
 """Top-level `lgmt` commands of this suite besides `lgmt build lgmt`."""

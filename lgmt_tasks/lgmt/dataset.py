@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +47,7 @@ def load_lgmt(
     mrs: tuple[str, ...],
     source: str = "generated",
     source_path: str | None = None,
-    per_mr: int = 200,
+    per_mr: int | str = 200,
     seed: int = 0,
     followups: int = 1,
     compose: int = 0,
@@ -54,6 +55,8 @@ def load_lgmt(
     names: str = "abstract",
     dataset: str | None = None,
     revision: str | None = None,
+    depth: int | str | Sequence[int] | None = None,
+    width: int | str | Sequence[int] | None = None,
 ) -> Loaded:
     """The rows of the relations `mrs`, round-robin over relations, and their metadata for the log.
 
@@ -61,11 +64,16 @@ def load_lgmt(
     `datasets.load_dataset` at `revision` and the build parameters are ignored. Otherwise the groups are built
     for the parameters (cached on disk: the same parameters give the same bytes).
 
+    `depth` and `width` set the difficulty grid of `source="qmfol"` (`lgmt_tasks.sources.qmfol`; None: its default
+    grid); `depth` alone sets the chain lengths of `source="logicasker"` (`lgmt_tasks.sources.logicasker`, 1–7,
+    which has no width); they are refused with another source or with `dataset`.
+
     Raises:
-        ValueError: On an unknown translator or when no row is left.
+        ValueError: On an unknown translator, a bad or misplaced depth / width, or when no row is left.
     """
     if translator not in TRANSLATORS:
         raise ValueError(f"translator={translator!r}: expected one of {', '.join(TRANSLATORS)}")
+    grid = _difficulty_grid(source, depth, width, dataset)
     wanted = set(mrs)
 
     def build() -> Build:
@@ -81,6 +89,7 @@ def load_lgmt(
             followups=followups,
             compose=compose,
             names=names,
+            **grid,
         )
         if translator == "model":
             raise ValueError(
@@ -105,17 +114,51 @@ def load_lgmt(
 load_lgmt_rows = rows_only(load_lgmt)
 
 
+def _difficulty_grid(source: str, depth: Any, width: Any, dataset: str | None) -> dict[str, Any]:
+    """The `LgmtConfig` grid arguments of `depth` / `width` (only those given), checked against the source."""
+    from lgmt_tasks.sources.qmfol import grid_values
+
+    given = {name: value for name, value in (("depth", depth), ("width", width)) if value is not None}
+    if not given:
+        return {}
+    if dataset is not None:
+        raise ValueError(
+            f"{', '.join(given)}: the difficulty grid of source=qmfol is a build parameter; with dataset= the rows "
+            "are read as built (drop it, or build with `lgmt build lgmt --source qmfol --depth ... --width ...`)"
+        )
+    if source == "logicasker":
+        from lgmt_tasks.sources.logicasker import depth_values
+
+        if "width" in given:
+            raise ValueError(
+                f"width={given['width']!r}: source=logicasker has no width (LogicAsker varies the chain length "
+                "only); drop width and set depth (1-7)"
+            )
+        return {"depths": depth_values(given["depth"])}
+    if source != "qmfol":
+        raise ValueError(
+            f"{', '.join(given)}: only used with source=qmfol (QMFOL's difficulty grid) or, depth alone, with "
+            f"source=logicasker, not {source!r}"
+        )
+    return {f"{name}s": grid_values(name, value, ()) for name, value in given.items()}
+
+
 def _absolute(path: str | None) -> str | None:
     return str(Path(path).resolve()) if path else None
 
 
-def record_to_sample(record: dict[str, Any]) -> Sample:
-    """One metamorphic group → one Sample: the source prompt as input, every member's prompt in metadata."""
-    members = [
+def member_prompts(record: Mapping[str, Any]) -> list[str]:
+    """The user prompt of every member of a group row: the source, the follow-up, then any extra follow-ups."""
+    return [
         render_user_prompt(list(record["premises"]), record["conclusion"]),
         render_user_prompt(list(record["followup_premises"]), record["followup_conclusion"]),
-        *(render_user_prompt(list(e["premises"]), e["conclusion"]) for e in record["extra_followups"]),
+        *(render_user_prompt(list(e["premises"]), e["conclusion"]) for e in record.get("extra_followups") or ()),
     ]
+
+
+def record_to_sample(record: dict[str, Any]) -> Sample:
+    """One metamorphic group → one Sample: the source prompt as input, every member's prompt in metadata."""
+    members = member_prompts(record)
     metadata = {k: v for k, v in record.items() if k not in ("id", "label")}
     metadata["members"] = members
     return Sample(id=record["id"], input=members[0], target=record["label"], metadata=metadata)

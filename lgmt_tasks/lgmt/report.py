@@ -38,12 +38,14 @@ import pandas as pd
 from inspect_ai.analysis import EvalColumn, SampleColumn, samples_df
 
 from lgmt_tasks import suites as registry
+from lgmt_tasks.lgmt.control import CONTROL_TABLE, CONTROL_TITLE, control_table, has_control
+from lgmt_tasks.lgmt.difficulty import difficulty_heatmaps, difficulty_table
 from lgmt_tasks.report.settings import settings_key, settings_labels
 from lgmt_tasks.report.suite_report import SuiteReport
 from lgmt_tasks.report.suite_tools import interval_bars, pyplot, save_png, slug
 from lgmt_tasks.report.suites import LGMT_TASKS, prompting_of, task_name
 from lgmt_tasks.scorers.intervals import wilson_interval
-from lgmt_tasks.scorers.pairwise import OUTCOME_KEYS, RATE_NAMES, RATES
+from lgmt_tasks.scorers.pairwise import CONTROL_KEYS, OUTCOME_KEYS, RATE_NAMES, RATES
 from lgmt_tasks.vocabulary import PROMPTINGS
 
 SUITE = "lgmt"
@@ -71,7 +73,10 @@ def _columns() -> list[Any]:
         SampleColumn("epoch", path="epoch", required=True),
         SampleColumn("mr", path="metadata.mr"),
         SampleColumn("category", path="metadata.category"),
+        SampleColumn("source_dataset", path="metadata.source_dataset"),
+        SampleColumn("source_id", path="metadata.source_id"),
         *(SampleColumn(key, path=f"scores.{SCORER}.value.{key}") for key in OUTCOME_KEYS),
+        *(SampleColumn(key, path=f"scores.{SCORER}.value.{key}") for key in CONTROL_KEYS),  # -T control=true
     ]
 
 
@@ -95,9 +100,11 @@ def group_frame(paths: Sequence[str | Path]) -> pd.DataFrame:
     labels = settings_labels(settings)
     frame["settings"] = [labels[key] for key in settings]
     keys = ["log", "created", "task", "model", "prompting", "settings", "id", "mr", "category"]
-    frame = frame.astype({k: float for k in OUTCOME_KEYS})
+    keys += [k for k in ("source_dataset", "source_id") if k in frame]  # per group: the difficulty of QMFOL sources
+    measured = [*OUTCOME_KEYS, *(k for k in CONTROL_KEYS if k in frame)]  # control keys: NaN without a control
+    frame = frame.astype({k: float for k in measured})
     reduced = frame.groupby(keys, dropna=False, sort=False).agg(
-        epochs=("epoch", "count"), **{k: (k, "mean") for k in OUTCOME_KEYS}
+        epochs=("epoch", "count"), **{k: (k, "mean") for k in measured}
     )
     reduced = reduced.reset_index().sort_values(["created", "log"], ascending=False, kind="stable")
     reduced = reduced.drop_duplicates(subset=[*_SETTING, "id"], keep="first")
@@ -208,6 +215,12 @@ def tables(groups: pd.DataFrame) -> tuple[dict[str, pd.DataFrame], dict[str, str
         "categories": "Every rate per model, prompting and category, with standard errors and counts",
         "relations": "Every rate per model, prompting and relation, with standard errors and counts",
     }
+    difficulty = difficulty_table(groups)  # only for groups built on QMFOL sources (-T source=qmfol)
+    if not difficulty.empty:
+        out["difficulty_depth_width"] = difficulty
+        titles["difficulty_depth_width"] = "MVR (95% Wilson interval) and Acc_cons per depth × width of the sources"
+    if has_control(groups):  # runs with -T control=true: MVR against the model's own noise floor
+        out[CONTROL_TABLE], titles[CONTROL_TABLE] = control_table(groups, _SETTING), CONTROL_TITLE
     return out, titles
 
 
@@ -294,6 +307,7 @@ def plots(groups: pd.DataFrame, folder: Path) -> list[Path]:
             )
         )
     written.append(prompting_plot(per_setting(groups), folder / "prompting_comparison.png"))
+    written += difficulty_heatmaps(difficulty_table(groups), folder)
     return written
 
 
@@ -306,7 +320,9 @@ def suite_report(paths: list[str], out_dir: Path | None = None) -> SuiteReport:
 
     Returns:
         The tables (stems `table4_effectiveness`, `table6_static_vs_lgmt`, `table7_categories`, `table8_prompting`,
-        `table9_relations`, `categories`, `relations`) and plots; no tables when no LGMT group was scored.
+        `table9_relations`, `categories`, `relations`, and `difficulty_depth_width` for groups on QMFOL sources) and
+        plots; no tables when no LGMT group was scored. Runs with `-T control=true` add `control_noise_floor`
+        (`lgmt_tasks.lgmt.control.control_table`).
     """
     groups = group_frame(paths)
     if groups.empty:

@@ -66,7 +66,7 @@ import re
 from collections import defaultdict, deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from types import MappingProxyType
 from typing import Literal, TypeAlias, get_args
 
@@ -988,8 +988,16 @@ class _PairGraph:
 # --------------------------------------------------------------------------- building a lexicon
 
 
-def _predicate_candidates(name: str, arity: int, style: Style, avoid: frozenset[str]) -> list[tuple[Template, bool]]:
-    """Templates to try for a predicate, best first, each flagged natural or not."""
+@lru_cache(maxsize=1 << 15)
+def _predicate_candidates(
+    name: str, arity: int, style: Style, avoid: frozenset[str]
+) -> tuple[tuple[Template, bool], ...]:
+    """Templates to try for a predicate, best first, each flagged natural or not.
+
+    Cached: a pure function of its arguments, and the costliest step of `lexicon_for`, which an LGMT build calls
+    once per group, i.e. about twenty times for each source case's same predicates (the paper-scale pool spent a
+    third of its relation stage here). The result is a tuple, so no caller can change a cached chain.
+    """
     out: list[tuple[Template, bool]] = []
     if style == "natural":
         nat = natural_template(name, arity)
@@ -999,13 +1007,17 @@ def _predicate_candidates(name: str, arity: int, style: Style, avoid: frozenset[
         raw = name if k == 1 else f"{name}_{k}"
         if _words_ok([raw], avoid):
             out.append((abstract_template(raw, arity), False))
-    return [(t, nat) for t, nat in out if _template_problem(t, arity) is None]
+    return tuple((t, nat) for t, nat in out if _template_problem(t, arity) is None)
 
 
+@lru_cache(maxsize=1 << 15)
 def _constant_candidates(
     name: str, style: Style, avoid: frozenset[str], proper: bool = True
-) -> list[tuple[tuple[str, ...], bool]]:
-    """Phrases to try for a constant, best first, each flagged natural or not (`proper`: capitalise its words)."""
+) -> tuple[tuple[tuple[str, ...], bool], ...]:
+    """Phrases to try for a constant, best first, each flagged natural or not (`proper`: capitalise its words).
+
+    Cached and a tuple, as `_predicate_candidates`.
+    """
     out: list[tuple[tuple[str, ...], bool]] = []
     if style == "natural" and not looks_abstract(name):
         words = split_name(name)
@@ -1015,7 +1027,7 @@ def _constant_candidates(
         raw = name if k == 1 else f"{name}_{k}"
         if _words_ok([raw], avoid):
             out.append(((raw,), False))
-    return [(p, nat) for p, nat in out if _phrase_problem(p) is None]
+    return tuple((p, nat) for p, nat in out if _phrase_problem(p) is None)
 
 
 def _words_ok(words: Sequence[str], avoid: frozenset[str]) -> bool:
@@ -1027,8 +1039,8 @@ def _words_ok(words: Sequence[str], avoid: frozenset[str]) -> bool:
 class _Search:
     """The mutable state of `lexicon_for`'s fallback search (local to one call)."""
 
-    predicate_chains: dict[PredicateKey, list[tuple[Template, bool]]]
-    constant_chains: dict[str, list[tuple[tuple[str, ...], bool]]]
+    predicate_chains: dict[PredicateKey, Sequence[tuple[Template, bool]]]
+    constant_chains: dict[str, Sequence[tuple[tuple[str, ...], bool]]]
 
     def __post_init__(self) -> None:
         for key, pchain in self.predicate_chains.items():
@@ -1131,22 +1143,26 @@ def lexicon_for(
         variables |= all_vars(f)
     avoid = frozenset(variables)
 
-    predicate_chains = {key: _predicate_candidates(*key, style, avoid) for key in sig.predicates}
+    predicate_chains: dict[PredicateKey, Sequence[tuple[Template, bool]]] = {
+        key: _predicate_candidates(*key, style, avoid) for key in sig.predicates
+    }
     common = frozenset(common_nouns)
-    constant_chains = {name: _constant_candidates(name, style, avoid, name not in common) for name in sig.constants}
+    constant_chains: dict[str, Sequence[tuple[tuple[str, ...], bool]]] = {
+        name: _constant_candidates(name, style, avoid, name not in common) for name in sig.constants
+    }
     for key, text in (overrides or {}).items():
         if isinstance(key, tuple):
             template = parse_pattern(text, key[1])
             problem = _template_problem(template, key[1])
             if problem:
                 raise LexiconError(f"override for {key[0]}/{key[1]} ({text!r}): {problem}")
-            predicate_chains[key] = [(template, True)]
+            predicate_chains[key] = ((template, True),)
         else:
             words = tuple(re.findall(r"[^\s,]+|,", text))
             problem = _phrase_problem(words)
             if problem:
                 raise LexiconError(f"override for constant {key!r} ({text!r}): {problem}")
-            constant_chains[key] = [(words, True)]
+            constant_chains[key] = ((words, True),)
     search = _Search(predicate_chains, constant_chains)
 
     while True:  # every round falls at least one symbol back or returns; the chains are finite

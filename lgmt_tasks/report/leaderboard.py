@@ -49,6 +49,10 @@ COLUMN_DOCS: dict[str, str] = {
     "acc_cons_parsed": "LGMT, lexical: `acc_cons` over the groups whose answers all parsed.",
     "hdr": "LGMT, lexical: hidden defect rate (source correct, relation violated).",
     "fur": "LGMT, lexical: false unreported rate (consistent but wrong).",
+    "mvr_tied_best": "LGMT, lexical: True if this run's violations are not significantly different from the best "
+    "(lowest-MVR) run's of the same task and dataset (paired McNemar exact, Holm across runs, alpha 0.05; the best "
+    "run itself: True); empty when no other Inspect log of that task and dataset is reported.",
+    "acc_cons_tied_best": "LGMT, lexical: the same for consistent accuracy (best: highest `acc_cons`).",
     "accuracy": "LogicAsker, QMFOL: correct / all items; DivLogicEval: ACC (`acc`). An unparsed answer is wrong.",
     "accuracy_stderr": "Its standard error.",
     "accuracy_parsed": "The same over the items whose answer parsed (LogicAsker: its paper's response accuracy).",
@@ -232,7 +236,73 @@ def leaderboard(
         rows += lm_eval_rows(path)
     frame = pd.DataFrame(rows, columns=list(LEADERBOARD_COLUMNS))
     keys = ["suite", "task", "model", "prompting", "harness", "harness_task", "date"]
-    return frame.sort_values(keys, kind="stable").reset_index(drop=True)
+    frame = frame.sort_values(keys, kind="stable").reset_index(drop=True)
+    mark_tied_best(frame)
+    return frame
+
+
+TIED_BEST: dict[str, str] = {"mvr": "mvr_tied_best", "acc_cons": "acc_cons_tied_best"}
+"""Paired metric (`lgmt_tasks.report.compare.PAIRED_METRICS`) → its tied-with-the-best leaderboard column."""
+
+
+def mark_tied_best(frame: pd.DataFrame) -> None:
+    """Fill the `*_tied_best` columns in place: which runs are not significantly different from the best run.
+
+    The rule, per metric (`mvr`: lowest is best; `acc_cons`: highest) and per set of Inspect rows of a pairwise
+    suite with the same task and dataset fingerprint (`eval.metadata["dataset"]`) that has at least two rows: the best
+    row is the one with the best leaderboard value (the first in the frame's order on a tie). Every other row is
+    compared with it on the groups both logs scored (`lgmt_tasks.report.compare`: violations over groups parsed in
+    both, consistent accuracy over every group), with McNemar's exact test; the p-values of the k − 1 comparisons
+    form one Holm family; a row is tied with the best (True) when its adjusted p-value is at least `ALPHA`. The best
+    row is True. A row is left empty when its metric is missing, when it has no such partner, when its run did not
+    finish (`--include-incomplete` rows), or when its logs cannot be compared group by group (several epochs; no
+    dataset fingerprint).
+    """
+    from lgmt_tasks.report.compare import (
+        ALPHA,
+        LOWER_IS_BETTER,
+        fingerprint_of,
+        paired_ids,
+        paired_outcomes,
+        pairwise_suites,
+        read_run,
+    )
+    from lgmt_tasks.report.logs import read_header
+    from lgmt_tasks.report.significance import holm, mcnemar
+
+    for column in TIED_BEST.values():
+        frame[column] = pd.Series([None] * len(frame), dtype="object", index=frame.index)
+    candidates = frame[
+        (frame["harness"] == "inspect") & (frame["status"] == COMPLETE_STATUS) & frame["suite"].isin(pairwise_suites())
+    ]
+    sets: dict[tuple[str, str], list[int]] = {}
+    for index, row in candidates.iterrows():
+        fingerprint = fingerprint_of(read_header(str(row["log"])).eval.metadata)
+        if fingerprint is not None:
+            sets.setdefault((str(row["task"]), fingerprint), []).append(int(index))  # type: ignore[arg-type]
+    for members in sets.values():
+        if len(members) < 2:
+            continue
+        try:
+            runs = {i: read_run(str(frame.at[i, "log"])) for i in members}
+        except ValueError:
+            continue  # not comparable group by group (e.g. several epochs): left empty, as documented
+        for metric, column in TIED_BEST.items():
+            scored = [i for i in members if _number(frame.at[i, metric]) is not None]
+            if len(scored) < 2:
+                continue
+            values = [float(frame.at[i, metric]) for i in scored]
+            target = min(values) if LOWER_IS_BETTER[metric] else max(values)
+            best = scored[values.index(target)]
+            others = [i for i in scored if i != best]
+            p_values = []
+            for i in others:
+                ids, _, _ = paired_ids(runs[best], runs[i])
+                x, y = paired_outcomes(runs[best], runs[i], ids, metric)
+                p_values.append(mcnemar(x, y).p_value if x else math.nan)
+            frame.at[best, column] = True
+            for i, adjusted in zip(others, holm(p_values), strict=True):
+                frame.at[i, column] = None if math.isnan(adjusted) else bool(adjusted >= ALPHA)
 
 
 def write_leaderboard(frame: pd.DataFrame, out_dir: Path) -> Path:

@@ -4,6 +4,7 @@ Layout of DIR:
 
     report.md                 index: what was read, and a link to every table and plot below
     leaderboard.csv           one row per (model, task, prompting) run (`lgmt_tasks.report.leaderboard`)
+    compare.csv|.md           with `--compare`: paired significance tests between runs (`lgmt_tasks.report.compare`)
     <suite>/<table>.csv|.md   a suite's paper tables (`SuiteReport.tables`, written by `write_tables`)
     <suite>/*.png             its plots (drawn by the suite's `suite_report`)
 """
@@ -13,11 +14,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lgmt_tasks.report.leaderboard import LEADERBOARD_CSV, leaderboard, write_leaderboard
 from lgmt_tasks.report.logs import complete_logs
 from lgmt_tasks.report.suite_report import SuiteReport, write_tables
 from lgmt_tasks.report.suites import group_by_suite, suite_report_function
+
+if TYPE_CHECKING:
+    from lgmt_tasks.report.compare import Comparison
 
 INDEX = "report.md"
 
@@ -34,6 +39,7 @@ class ReportFiles:
         foreign: Logs of tasks that are not ours (skipped).
         incomplete: (log, status) of the logs of unfinished runs: left out, or reported with `include_incomplete`.
         include_incomplete: Whether those logs were reported.
+        comparison: `compare.csv` and `compare.md`, when a comparison was written.
     """
 
     index: Path
@@ -43,10 +49,15 @@ class ReportFiles:
     foreign: list[str] = field(default_factory=list)
     incomplete: list[tuple[str, str]] = field(default_factory=list)
     include_incomplete: bool = False
+    comparison: list[Path] = field(default_factory=list)
 
 
 def write_report(
-    log_paths: Sequence[str], lm_eval_files: Sequence[str], out_dir: Path, include_incomplete: bool = False
+    log_paths: Sequence[str],
+    lm_eval_files: Sequence[str],
+    out_dir: Path,
+    include_incomplete: bool = False,
+    comparison: Comparison | None = None,
 ) -> ReportFiles:
     """Write every suite's tables and plots, `leaderboard.csv` and the index `report.md` under `out_dir`.
 
@@ -56,6 +67,8 @@ def write_report(
         out_dir: The report folder (created).
         include_incomplete: Report logs of unfinished runs too (status `started`, `error`, `cancelled`); by default
             they are left out of every table and named in the index.
+        comparison: A paired comparison of the logs (`lgmt report --compare`), written as `compare.csv|.md` and
+            linked from the index.
 
     Returns:
         The files written and what was skipped.
@@ -79,6 +92,10 @@ def write_report(
         report = function([*paths, *extra], out_dir)
         written.reports.append(report)
         written.files[suite] = [*write_tables(report, out_dir), *report.plots]
+    if comparison is not None:
+        from lgmt_tasks.report.compare import write_comparison
+
+        written.comparison = list(write_comparison(comparison, out_dir))
     written.index.write_text(index_markdown(written, by_suite, lm_eval_files, len(board)), encoding="utf-8")
     return written
 
@@ -112,6 +129,13 @@ def index_markdown(
         "",
         f"{_link(written.leaderboard, root)}: {rows} rows (one per model, task and prompting; columns in the README).",
     ]
+    if written.comparison:
+        lines += ["", "## Comparison", ""]
+        lines.append(
+            "Paired significance tests between the runs (McNemar exact, bootstrap intervals, Holm across relations): "
+            + ", ".join(_link(path, root) for path in reversed(written.comparison))
+            + "."
+        )
     for report in written.reports:
         lines += ["", f"## {report.suite}", ""]
         if not report.tables and not report.plots:

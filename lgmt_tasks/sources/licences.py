@@ -19,6 +19,16 @@ SOURCE_LICENCES: dict[str, tuple[str, str]] = {
         "Source cases from LogicNLI (Tian et al., EMNLP 2021). No licence is stated: cite it and use for "
         "research only. FOL is derived from its structured logic (see the lgmt-tasks README).",
     ),
+    "qmfol": (
+        "mit",
+        "Source cases made by lgmt-tasks with the QMFOL construction (Zheng et al., 2026; our implementation and "
+        "topic lexicons, MIT).",
+    ),
+    "logicasker": (
+        "mit",
+        "Source cases made by lgmt-tasks with the LogicAsker construction (Wan et al., 2024; our implementation, "
+        "MIT; the vocabulary is the word list of the LogicAsker paper, Appendix D).",
+    ),
 }
 
 

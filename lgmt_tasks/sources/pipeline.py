@@ -18,8 +18,21 @@ from lgmt_tasks.builders.parallel import SERIAL, Workers, split
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.ids import derived_seed
 from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS, Contradictory, Label, Undecided, entailment
+from lgmt_tasks.sources import logicasker as logicasker_source
 from lgmt_tasks.sources.case import Case
+from lgmt_tasks.sources.qmfol import (
+    DEFAULT_DEPTHS,
+    DEFAULT_PER_CELL,
+    DEFAULT_WIDTHS,
+    cell_cases,
+    check_per_cell,
+    difficulty_of,
+    grid_values,
+)
 from lgmt_tasks.vocabulary import SOURCES
+
+PATHLESS_SOURCES: tuple[str, ...] = ("generated", "qmfol", "logicasker")
+"""Sources made by this package, which read no records (so take no `source_path`)."""
 
 SOURCE_STAGE_REVISION = 3
 """Bump when this stage's output changes: both suites' build revisions include it, so their caches are renewed."""
@@ -30,11 +43,17 @@ class SourceConfig:
     """Where source cases come from.
 
     Attributes:
-        source: `generated`, `folio`, `proverqa` or `logicnli`.
-        source_path: File or folder of the source records (required except for `generated`).
-        seed: Seed of the generated source and of the candidate order.
+        source: `generated`, `folio`, `proverqa`, `logicnli`, `qmfol` or `logicasker`.
+        source_path: File or folder of the source records (required except for `generated`, `qmfol` and
+            `logicasker`).
+        seed: Seed of the generated and qmfol sources and of the candidate order.
         generated_cases: Number of generated cases (for `source="generated"`).
         timeout_ms: Z3 limit per query.
+        depths: Reasoning depths of the `qmfol` source (sorted, without repeats; `lgmt_tasks.sources.qmfol`).
+        widths: Reasoning widths of the `qmfol` source.
+        per_cell: `qmfol` problems per (depth, width) cell.
+            With `logicasker`: `depths` are chain lengths (1–7; `lgmt_tasks.sources.logicasker`), `per_cell` is
+            tests per depth, and `widths` are not used (LogicAsker has no width).
     """
 
     source: str = "generated"
@@ -42,12 +61,28 @@ class SourceConfig:
     seed: int = 0
     generated_cases: int = 300
     timeout_ms: int = DEFAULT_TIMEOUT_MS
+    depths: tuple[int, ...] = DEFAULT_DEPTHS
+    widths: tuple[int, ...] = DEFAULT_WIDTHS
+    per_cell: int = DEFAULT_PER_CELL
 
     def __post_init__(self) -> None:
         if self.source not in SOURCES:
             raise ValueError(f"source={self.source!r}: expected one of {', '.join(SOURCES)}")
-        if self.source != "generated" and not self.source_path:
+        if self.source not in PATHLESS_SOURCES and not self.source_path:
             raise ValueError(f"source={self.source!r} needs source_path (a file or folder of its records)")
+        if self.source == "qmfol":
+            if self.source_path:
+                raise ValueError(f"source='qmfol' builds its problems and reads no records: drop {self.source_path!r}")
+            object.__setattr__(self, "depths", grid_values("depth", self.depths, DEFAULT_DEPTHS))
+            object.__setattr__(self, "widths", grid_values("width", self.widths, DEFAULT_WIDTHS))
+            check_per_cell(self.per_cell)
+        if self.source == "logicasker":
+            if self.source_path:
+                raise ValueError(
+                    f"source='logicasker' builds its problems and reads no records: drop {self.source_path!r}"
+                )
+            object.__setattr__(self, "depths", logicasker_source.depth_values(self.depths))
+            check_per_cell(self.per_cell)
 
 
 _LOG = logging.getLogger(BUILD_LOGGER)
@@ -73,6 +108,10 @@ def load_source_cases(config: SourceConfig, stats: BuildStats, workers: Workers 
             gen_report.merge(part_report)
         stats.notes["source_report"] = _report_dict(gen_report)
         return cases
+    if config.source == "qmfol":
+        return _qmfol_cases(config, stats, workers)
+    if config.source == "logicasker":
+        return _logicasker_cases(config, stats, workers)
     from lgmt_tasks.sources.common import load_source
 
     assert config.source_path is not None
@@ -138,6 +177,52 @@ def _rename_bucket(stats: BuildStats, old: str, new: str) -> None:
         stats.dropped_ids[new] = stats.dropped_ids.pop(old)
 
 
+def _qmfol_cases(config: SourceConfig, stats: BuildStats, workers: Workers) -> list[Case]:
+    """QMFOL problems of the configured depth × width grid, one cell per unit of work, cells in grid order."""
+    cells = [(d, w) for d in config.depths for w in config.widths]
+    _LOG.info(
+        "making %d QMFOL problems per cell for depth %s × width %s (seed %d)",
+        config.per_cell,
+        ",".join(map(str, config.depths)),
+        ",".join(map(str, config.widths)),
+        config.seed,
+    )
+    jobs = [(d, w, config.per_cell, config.seed, config.timeout_ms) for d, w in cells]
+    cases: list[Case] = []
+    for part, part_stats in workers.map(cell_cases, jobs):
+        cases.extend(part)
+        stats.merge(part_stats)
+    stats.notes["qmfol_grid"] = {
+        "depths": list(config.depths),
+        "widths": list(config.widths),
+        "per_cell": config.per_cell,
+        "form": "ground",
+        "distractors": 0,
+    }
+    return cases
+
+
+def _logicasker_cases(config: SourceConfig, stats: BuildStats, workers: Workers) -> list[Case]:
+    """LogicAsker predicate-logic chains of the configured depths, one depth per unit of work, in depth order."""
+    _LOG.info(
+        "making %d LogicAsker tests per depth for depth %s (seed %d)",
+        config.per_cell,
+        ",".join(map(str, config.depths)),
+        config.seed,
+    )
+    jobs = [(d, config.per_cell, config.seed, config.timeout_ms) for d in config.depths]
+    cases: list[Case] = []
+    for part, part_stats in workers.map(logicasker_source.depth_cases, jobs):
+        cases.extend(part)
+        stats.merge(part_stats)
+    stats.notes["logicasker_depths"] = {
+        "depths": list(config.depths),
+        "per_cell": config.per_cell,
+        "logic": logicasker_source.LOGIC,
+    }
+    return cases
+
+
 def _generate_run(job: tuple[int, int, int, int]) -> tuple[list[Case], Any]:
     """Generated source cases `first` … `first + n - 1` and their report (one unit of work)."""
     from lgmt_tasks.sources.generated import generate_cases
@@ -192,10 +277,15 @@ def _with_label(case: Case, label: Label) -> Case:
 
 
 def ordered_candidates(cases: Sequence[Case], bucket: str, seed: int) -> list[Case]:
-    """Candidates in a seeded order, stratified round-robin over labels (True, False, Unknown)."""
+    """Candidates in a seeded order, stratified round-robin over labels (True, False, Unknown).
+
+    A `qmfol` case is stratified over its (depth, width) cell and label (a `logicasker` case over its depth and
+    label), so that a `per_mr` smaller than the pool still takes every cell of the difficulty grid alike (other
+    sources' order is unchanged).
+    """
     by_label: dict[str, list[Case]] = {}
     for case in sorted(cases, key=lambda c: derived_seed(seed, bucket, c.source_dataset, c.source_id)):
-        by_label.setdefault(case.label or "", []).append(case)
+        by_label.setdefault(_stratum(case), []).append(case)
     order: list[Case] = []
     queues = [by_label[k] for k in sorted(by_label)]
     while any(queues):
@@ -203,3 +293,13 @@ def ordered_candidates(cases: Sequence[Case], bucket: str, seed: int) -> list[Ca
             if q:
                 order.append(q.pop(0))
     return order
+
+
+def _stratum(case: Case) -> str:
+    """The candidate stratum of a case: its label, and for a `qmfol` case its (depth, width) cell first."""
+    if case.source_dataset == logicasker_source.SOURCE:
+        depth = logicasker_source.difficulty_of(case.source_id)
+        if depth is not None:
+            return f"d{depth:03d}/{case.label or ''}"
+    cell = difficulty_of(case.source_id) if case.source_dataset == "qmfol" else None
+    return case.label or "" if cell is None else f"d{cell[0]:03d}-w{cell[1]:03d}/{case.label or ''}"

@@ -98,7 +98,19 @@ DEFAULT_RELATION_SET = "mr_e"
 PARAMS = Parameters(
     suite="LGMT",
     fixed=("relation_set",),
-    dataset=("per_mr", "seed", "source", "source_path", "followups", "compose", "names", "dataset", "dataset_revision"),
+    dataset=(
+        "per_mr",
+        "seed",
+        "source",
+        "source_path",
+        "followups",
+        "compose",
+        "names",
+        "depth",
+        "width",
+        "dataset",
+        "dataset_revision",
+    ),
     task=("prompting", "prefill"),
     renamed={"suite": "relation_set"},
 )
@@ -111,13 +123,15 @@ the dataset parameters and `prompting`."""
 
 def load_docs(
     relation_set: str | None = None,
-    per_mr: int = DEFAULT_PER_MR,
+    per_mr: int | str = DEFAULT_PER_MR,
     seed: int = 0,
     source: str = "generated",
     source_path: str | None = None,
     followups: int = 1,
     compose: int = 0,
     names: str = "abstract",
+    depth: int | str | list[int] | None = None,
+    width: int | str | list[int] | None = None,
     dataset: str | None = None,
     dataset_revision: str | None = None,
     suite: str | None = None,
@@ -128,13 +142,16 @@ def load_docs(
     Args:
         relation_set: The relation set, a key of `MR_SETS` (`mr_e`, `mr_s`, `mr_p`, `mr_c`, ...); default
             `DEFAULT_RELATION_SET`.
-        per_mr: Groups per relation.
+        per_mr: Groups per relation, or `"all"`: every applicable group.
         seed: Build seed (the same seed gives the same groups).
-        source: Source cases: `generated`, `folio`, `proverqa` or `logicnli`.
+        source: Source cases: `generated`, `folio`, `proverqa`, `logicnli`, `qmfol` or `logicasker`.
         source_path: File or folder of the source records (required unless `source="generated"`).
         followups: Follow-ups per group.
         compose: 0, or 2 / 3 for chains of relations.
         names: Fresh symbols for MR-S: `abstract` or `natural`.
+        depth: With `source="qmfol"` (1-20) or `"logicasker"` (chain length, 1-7): depths, one value or a comma
+            list (default 1,2,3).
+        width: With `source="qmfol"`: reasoning widths, one value or a comma list (default grid: 1,2).
         dataset: A folder written by `lgmt build`, or a Hub dataset id, to read instead of building.
         dataset_revision: Hub revision of `dataset`.
         suite: Deprecated name of `relation_set` (read with a `DeprecationWarning`).
@@ -155,11 +172,13 @@ def load_docs(
         MR_SETS[chosen],
         source=source,
         source_path=source_path,
-        per_mr=int(per_mr),
+        per_mr="all" if str(per_mr).lower() == "all" else int(per_mr),
         seed=int(seed),
         followups=int(followups),
         compose=int(compose),
         names=names,
+        depth=depth,
+        width=width,
         dataset=dataset,
         revision=dataset_revision,
     )

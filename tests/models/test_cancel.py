@@ -21,6 +21,9 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 EXIT_BOUND_SECONDS = 15
 """Generous bound on the exit after SIGINT: a few seconds on a busy machine; before the fix, 20 s to over a minute."""
 
+WARM_UP_SECONDS = 15
+"""How long after the log appears the SIGINT is sent: the model has loaded and batches are generating by then."""
+
 MAX_OUTPUT_LINES = 50
 """The interrupted run's whole output must stay short: the header, a progress line and Inspect's footer."""
 
@@ -36,6 +39,11 @@ def _isolated_cache(tmp_path: Path) -> Path:
     return root
 
 
+def _default_sigint() -> None:
+    """Run in the child before `exec`: SIGINT back to its default disposition."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start_eval(tmp_path: Path) -> tuple[subprocess.Popen[str], Path]:
     log_dir = tmp_path / "logs"
     env = {
@@ -47,9 +55,17 @@ def _start_eval(tmp_path: Path) -> tuple[subprocess.Popen[str], Path]:
     inspect = Path(sys.executable).parent / "inspect"
     command = [str(inspect), "eval", "lgmt_tasks/mr_e", "--model", "lgmt/smollm2", "-T", "per_mr=5"]
     command += ["--max-tokens", "256", "--log-dir", str(log_dir), "--display", "plain"]
-    # A session of its own, so the signal goes to Inspect alone and a Ctrl-C on pytest does not reach it.
+    # A session of its own, so the signal goes to Inspect alone and a Ctrl-C on pytest does not reach it. SIGINT's
+    # disposition is inherited: if something earlier in the pytest process left it ignored, Python in the child
+    # keeps ignoring it (and a user's shell never starts Inspect that way), so the child starts with the default.
     process = subprocess.Popen(
-        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
+        command,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+        preexec_fn=_default_sigint,
     )
     return process, log_dir
 
@@ -66,7 +82,7 @@ def _wait_until_generating(process: subprocess.Popen[str], log_dir: Path) -> Non
         time.sleep(0.5)
     # Loading takes a few seconds (more on a busy machine); then the first batches are generating. Ctrl-C during
     # the load also works, but waits for the load to finish (see `lgmt_tasks.models._engine._close_engines`).
-    time.sleep(15)
+    time.sleep(WARM_UP_SECONDS)
     assert process.poll() is None, "the eval finished before it could be interrupted"
 
 
@@ -91,7 +107,13 @@ def test_sigint_cancels_generation_promptly_and_writes_a_cancelled_log(tmp_path:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
-        pytest.fail(f"inspect eval was still running {EXIT_BOUND_SECONDS} s after SIGINT")
+        reader.join(timeout=10)
+        tail = "".join(lines)[-3000:]
+        inherited = signal.getsignal(signal.SIGINT)
+        pytest.fail(
+            f"inspect eval was still running {EXIT_BOUND_SECONDS} s after SIGINT (SIGINT in pytest: {inherited!r}); "
+            f"its output ended:\n{tail}"
+        )
     finally:
         if process.poll() is None:
             process.kill()

@@ -93,7 +93,7 @@ def test_a_mistyped_key_warns_naming_the_key_the_task_and_the_valid_keys(built_d
     task = load("lgmt", "lgmt_mr_e", metadata)
     valid = (
         "LGMT parameters: relation_set, per_mr, dataset_seed, source, source_path, followups, compose, names, "
-        "dataset, dataset_revision, prompting, prefill"
+        "depth, width, dataset, dataset_revision, prompting, prefill"
     )
     # One warning only: not for the model arguments (pretrained, dtype, revision) nor lm-eval's version/config_source.
     assert our_warnings(caplog) == [

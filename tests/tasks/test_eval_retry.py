@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
 
 import pytest
 from inspect_ai import eval, eval_retry
-from inspect_ai.model import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ModelUsage, modelapi
-from inspect_ai.tool import ToolChoice, ToolInfo
+
+from tests.scripted_api import register_scripted_api
 
 TASK = "lgmt_tasks/mr_e"
 TASK_ARGS = {"per_mr": 1, "seed": 4, "prompting": "zero_shot"}
@@ -31,34 +30,15 @@ def _answer(prompt: str) -> str:
     return json.dumps({"label": ("True", "False", "Unknown")[digest % 3]})
 
 
-@modelapi(name="lgmt_faults")
-def _scripted_api() -> type[ModelAPI]:
-    class FlakyScripted(ModelAPI):
-        """Answers by a hash of the prompt; raises on a prompt in `FAIL_ONCE` the first time."""
+def _respond(prompt: str) -> str:
+    """The answer by a hash of the prompt; a prompt in `FAIL_ONCE` raises the first time."""
+    if prompt in FAIL_ONCE:
+        FAIL_ONCE.discard(prompt)
+        raise RuntimeError("scripted failure (connection dropped)")
+    return _answer(prompt)
 
-        def __init__(
-            self,
-            model_name: str,
-            base_url: str | None = None,
-            api_key: str | None = None,
-            config: GenerateConfig = GenerateConfig(),  # noqa: B008
-            **model_args: Any,
-        ) -> None:
-            super().__init__(model_name, base_url, api_key, [], config)
 
-        async def generate(
-            self, input: list[ChatMessage], tools: list[ToolInfo], tool_choice: ToolChoice, config: GenerateConfig
-        ) -> ModelOutput:
-            prompt = next(m.text for m in input if m.role == "user")
-            CALLS.append(prompt)
-            if prompt in FAIL_ONCE:
-                FAIL_ONCE.discard(prompt)
-                raise RuntimeError("scripted failure (connection dropped)")
-            output = ModelOutput.from_content(self.model_name, _answer(prompt))
-            output.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
-            return output
-
-    return FlakyScripted
+register_scripted_api("lgmt_faults", _respond, CALLS)
 
 
 @pytest.fixture(autouse=True)

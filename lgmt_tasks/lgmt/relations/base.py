@@ -152,6 +152,13 @@ class Relation(ABC):
         want_forward = opts.direction == "forward"
         return any((s.direction == "forward") == want_forward for s in sites)
 
+    def apply_at(self, case: Case, site: Site, rng: random.Random, **options: object) -> FollowUp | None:
+        """The follow-up at one given site (one of `sites(case, **options)`).
+
+        For callers that choose the site themselves: `lgmt shrink` keeps the site closest to the original group's.
+        """
+        return self._apply_at(case, site, rng, Options.parse(options))
+
     def apply(self, case: Case, rng: random.Random, **options: object) -> FollowUp | None:
         """One seeded application: a site chosen uniformly among `sites(case, **options)`.
 
