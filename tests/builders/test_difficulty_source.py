@@ -9,7 +9,6 @@ depth 1 and 1 at depth 3 for the second, with each cell's group count that of th
 from __future__ import annotations
 
 import csv
-import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -17,37 +16,17 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from inspect_ai import eval
-from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
 
 from lgmt_tasks.cli import main
 from lgmt_tasks.lgmt.task import mr_c
 from lgmt_tasks.sources.qmfol import difficulty_of
 from lgmt_tasks.task_params import TaskParameterError
-
-LABELS = ("True", "False", "Unknown")
-PERFECT, SHALLOW = "mockllm/perfect", "mockllm/shallow"
+from tests.difficulty_models import PERFECT, SHALLOW, scripted
 
 
-def scripted(name: str, samples: list[Any]) -> Any:
-    """A model answering by user prompt: each member's label, or (`shallow`) a wrong one on depth-3 follow-ups."""
-    answers: dict[str, str] = {}
-    for sample in samples:
-        cell = difficulty_of(sample.metadata["source_id"])
-        assert cell is not None
-        depth = cell[0]
-        source, *followups = sample.metadata["members"]
-        answers[source] = sample.target
-        for followup in followups:
-            wrong = name == SHALLOW and depth == 3
-            answers[followup] = LABELS[(LABELS.index(sample.target) + 1) % 3] if wrong else sample.target
-
-    def outputs(messages: list[ChatMessage], *_: Any) -> ModelOutput:
-        prompt = next(m.text for m in messages if m.role == "user")
-        out = ModelOutput.from_content(name, json.dumps({"label": answers[prompt]}))
-        out.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
-        return out
-
-    return get_model(name, custom_outputs=outputs, memoize=False)
+def _depth(source_id: str) -> int | None:
+    cell = difficulty_of(source_id)
+    return None if cell is None else cell[0]
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +39,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         task = mr_c(source="qmfol", depth=[3, 1], width="1", per_mr=6)
         samples = list(task.dataset)
         for name in (PERFECT, SHALLOW):
-            (log,) = eval(task, model=scripted(name, samples), log_dir=str(root / "logs"), display="none")
+            (log,) = eval(task, model=scripted(name, samples, _depth), log_dir=str(root / "logs"), display="none")
             assert log.status == "success", log.error
         result = CliRunner().invoke(main, ["report", str(root / "logs"), "--out", str(root / "report")])
     assert result.exit_code == 0, result.output

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from inspect_ai import eval
-from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
+from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.cli import main
@@ -28,9 +28,7 @@ from lgmt_tasks.sources.logicasker import ATTEMPTS, depth_cases, depth_values, d
 from lgmt_tasks.sources.pipeline import SourceConfig, load_source_cases, ordered_candidates
 from lgmt_tasks.suites import suite
 from lgmt_tasks.task_params import TaskParameterError
-
-LABELS = ("True", "False", "Unknown")
-PERFECT, SHALLOW = "mockllm/perfect", "mockllm/shallow"
+from tests.difficulty_models import LABELS, PERFECT, SHALLOW, scripted
 
 
 @pytest.fixture(scope="module")
@@ -204,27 +202,6 @@ def _with_usage(output: ModelOutput) -> Any:
     return outputs
 
 
-def scripted(name: str, samples: list[Any]) -> Any:
-    """A model answering by user prompt: each member's label, or (`shallow`) a wrong one on depth-3 follow-ups."""
-    answers: dict[str, str] = {}
-    for sample in samples:
-        depth = difficulty_of(sample.metadata["source_id"])
-        assert depth is not None
-        source, *followups = sample.metadata["members"]
-        answers[source] = sample.target
-        for followup in followups:
-            wrong = name == SHALLOW and depth == 3
-            answers[followup] = LABELS[(LABELS.index(sample.target) + 1) % 3] if wrong else sample.target
-
-    def outputs(messages: list[ChatMessage], *_: Any) -> ModelOutput:
-        prompt = next(m.text for m in messages if m.role == "user")
-        out = ModelOutput.from_content(name, json.dumps({"label": answers[prompt]}))
-        out.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
-        return out
-
-    return get_model(name, custom_outputs=outputs, memoize=False)
-
-
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     root = tmp_path_factory.mktemp("logicasker-difficulty")
@@ -238,7 +215,9 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         (mock,) = eval(task, model=mockllm, limit=4, log_dir=str(root / "mock"), display="none")
         assert mock.status == "success", mock.error
         for name in (PERFECT, SHALLOW):
-            (log,) = eval(task, model=scripted(name, samples), log_dir=str(root / "logs"), display="none")
+            (log,) = eval(
+                task, model=scripted(name, samples, difficulty_of), log_dir=str(root / "logs"), display="none"
+            )
             assert log.status == "success", log.error
         result = CliRunner().invoke(main, ["report", str(root / "logs"), "--out", str(root / "report")])
     assert result.exit_code == 0, result.output
