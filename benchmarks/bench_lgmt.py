@@ -37,11 +37,12 @@ from cpu_meter import CpuMeter  # benchmarks/ is on sys.path when this script ru
 from lgmt_tasks import __version__
 from lgmt_tasks.builders.parallel import process_pool, start_method
 from lgmt_tasks.builders.stats import BuildStats
-from lgmt_tasks.lgmt.build import LgmtBuild, LgmtConfig, build_lgmt
+from lgmt_tasks.lgmt.build import LgmtBuild, build_lgmt
+from lgmt_tasks.lgmt.config import LgmtConfig
 from lgmt_tasks.lgmt.relations import RELATIONS
 from lgmt_tasks.lgmt.relations.survey import applicability
-from lgmt_tasks.sources.common import load_source
 from lgmt_tasks.sources.generated import generate_cases
+from lgmt_tasks.sources.load import load_source
 from lgmt_tasks.sources.pipeline import prove_sources
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -51,7 +51,7 @@ POOL_SOURCES: list[tuple[str, str]] = [
 
 def pool_config(only: list[str], mrs: list[str]) -> Any:
     """The pool's config (`only`: a subset of the sources, `mrs`: of the relations, for a quick trial run)."""
-    from lgmt_tasks.lgmt.build import LgmtConfig
+    from lgmt_tasks.lgmt.config import LgmtConfig
     from lgmt_tasks.lgmt.relations import RELATIONS
 
     (source, path), *rest = [(s, p) for s, p in POOL_SOURCES if not only or s in only]

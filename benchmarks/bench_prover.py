@@ -28,7 +28,8 @@ import z3
 
 from lgmt_tasks.logic.parse import parse
 from lgmt_tasks.logic.prover import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, PROVER_MODES, Label, entailment
-from lgmt_tasks.sources.common import SourceRecordError, iter_problems, parse_problem
+from lgmt_tasks.sources.common import SourceRecordError, parse_problem
+from lgmt_tasks.sources.load import iter_problems
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"

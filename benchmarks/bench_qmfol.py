@@ -43,7 +43,8 @@ from lgmt_tasks import __version__
 from lgmt_tasks.builders.parallel import process_pool, start_method
 from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
 from lgmt_tasks.qmfol import construction
-from lgmt_tasks.qmfol.build import QmfolBuild, QmfolConfig, build_qmfol, check_task, template_english
+from lgmt_tasks.qmfol.build import QmfolBuild, build_qmfol, check_task, template_english
+from lgmt_tasks.qmfol.config import QmfolConfig
 from lgmt_tasks.qmfol.construction import LABELS, make_logic_task
 from lgmt_tasks.qmfol.english import TOPICS
 

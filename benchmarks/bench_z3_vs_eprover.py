@@ -46,7 +46,8 @@ from lgmt_tasks.logic.prover import (
     Undecided,
     entailment,
 )
-from lgmt_tasks.sources.common import SourceRecordError, iter_problems, parse_problem
+from lgmt_tasks.sources.common import SourceRecordError, parse_problem
+from lgmt_tasks.sources.load import iter_problems
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"

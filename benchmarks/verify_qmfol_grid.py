@@ -22,7 +22,8 @@ import time
 from pathlib import Path
 
 from lgmt_tasks.hub.repo import load_dataset_repo
-from lgmt_tasks.qmfol.build import QmfolConfig, build_qmfol
+from lgmt_tasks.qmfol.build import build_qmfol
+from lgmt_tasks.qmfol.config import QmfolConfig
 from lgmt_tasks.qmfol.proofs import grid_problems, verify_rows
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from lgmt_tasks.logic.prover import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
 from lgmt_tasks.sources.audit import AuditResult, agreement_markdown, audit_source
-from lgmt_tasks.sources.common import load_source
+from lgmt_tasks.sources.load import load_source
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType, ModuleType
 from typing import Any
 
-STANDARD_MODULES: tuple[str, ...] = ("task", "dataset", "build", "card", "cli", "report", "claims")
+STANDARD_MODULES: tuple[str, ...] = ("task", "dataset", "config", "build", "card", "cli", "report", "claims")
 """The modules every suite package has (`lgmt_tasks/<suite>/<module>.py`), besides its README.md."""
 
 

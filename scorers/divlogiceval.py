@@ -4,7 +4,7 @@ Each rotation's completion is read with the one answer parser (`parse_choice`: `
 `C`), then, if that finds no letter, by matching the option text (`read_choice`; a completion that is exactly an
 option's text is read as that option even after `Answer:`, whose "A man ..." the letter parser would take for the
 letter A), else it is unparsed. The letter is mapped back to the original option, and the four predictions go to the
-pure functions of `divlogiceval_metrics`.
+pure functions of `divlogiceval_arithmetic`.
 
 What appears in the log's results (`log.results.scores[0].metrics`):
 
@@ -30,9 +30,9 @@ from dataclasses import dataclass
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from lgmt_tasks.divlogiceval.rotation import ROTATIONS, rotation_order, to_original
+from lgmt_tasks.rotation import ROTATIONS, rotation_order, to_original
 from lgmt_tasks.scorers.answers import parse_choice
-from lgmt_tasks.scorers.divlogiceval_metrics import (
+from lgmt_tasks.scorers.divlogiceval_arithmetic import (
     METRIC_NAMES,
     NO_ANSWER_INDEX,
     OUTCOME_KEYS,
@@ -40,7 +40,7 @@ from lgmt_tasks.scorers.divlogiceval_metrics import (
     instance_mean,
     instance_outcome,
 )
-from lgmt_tasks.scorers.divlogiceval_metrics import acc_parsed as acc_parsed_of
+from lgmt_tasks.scorers.divlogiceval_arithmetic import acc_parsed as acc_parsed_of
 from lgmt_tasks.scorers.outcomes import checked_gold, how_each_read, score_outcomes, stored_responses
 from lgmt_tasks.scorers.pairwise import Rate
 from lgmt_tasks.scorers.rate_metrics import Estimate, breakdown, rate_metric_pair

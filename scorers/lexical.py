@@ -2,7 +2,7 @@
 
 The scorer reads the members' completions (stored by `group_generate`), parses their labels with THE answer parser,
 evaluates the metamorphic oracle of the group's relation (label equality/difference, or embedding similarity with
-`output="text"`), and returns the flat dict of `lexical_metrics.lexical_outcome` (see that module for every
+`output="text"`), and returns the flat dict of `lexical_arithmetic.lexical_outcome` (see that module for every
 definition and why MR-152's accuracies are relation-relative).
 
 What appears in the log's results, by name:
@@ -17,7 +17,7 @@ What appears in the log's results, by name:
   `mvr_unproven`: how the expected follow-up answer is known, `lgmt_tasks.lexical.expectations`).
 
 Epochs: Inspect's default mean reducer keeps every rate exact (ratios of sums, as for LGMT). The per-group count of
-violating epochs (LLMorph's flakiness analysis) is read from the log by `lgmt_tasks.lexical.report`.
+violating epochs (LLMorph's flakiness analysis) is read from the log by `lgmt_tasks.lexical.flakiness`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from lgmt_tasks.scorers.answers import ParsedAnswer, parse_label
-from lgmt_tasks.scorers.lexical_metrics import (
+from lgmt_tasks.scorers.lexical_arithmetic import (
     CM_KEYS,
     EXPECTED,
     LEXICAL_KEYS,
@@ -38,7 +38,7 @@ from lgmt_tasks.scorers.lexical_metrics import (
     label_violation,
     lexical_outcome,
 )
-from lgmt_tasks.scorers.lexical_metrics import discarded_rate as discarded_rate_of
+from lgmt_tasks.scorers.lexical_arithmetic import discarded_rate as discarded_rate_of
 from lgmt_tasks.scorers.lexical_text_relation import (
     DEFAULT_THRESHOLD_MODE,
     clean_text,

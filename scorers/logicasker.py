@@ -1,7 +1,7 @@
 """The LogicAsker scorer and its Inspect metrics: accuracy, response accuracy, instruction following, breakdowns.
 
 The reply is read with the one yes/no parser (`answers.parse_yes_no`: strict JSON, then explicit statements, else
-unparsed); the score is the flat dict of `logicasker_metrics.yes_no_outcome`. What appears in the log's results
+unparsed); the score is the flat dict of `logicasker_arithmetic.yes_no_outcome`. What appears in the log's results
 (`log.results.scores[0].metrics`, keyed by these names):
 
 - `accuracy`: Σ correct / tests, an unanswered test counting as wrong (the headline), with `accuracy_stderr`;
@@ -26,7 +26,7 @@ from inspect_ai.solver import TaskState
 
 from lgmt_tasks.scorers.accuracy import accuracy, accuracy_stderr  # shared with QMFOL
 from lgmt_tasks.scorers.answers import ParsedAnswer, parse_yes_no
-from lgmt_tasks.scorers.logicasker_metrics import (
+from lgmt_tasks.scorers.logicasker_arithmetic import (
     OUTCOME_KEYS,
     Outcome,
     instruction_following_rate,

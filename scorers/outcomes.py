@@ -4,8 +4,9 @@ A scorer of this package reads its sample's completions (from `state.store[RESPO
 `state.output` for a single reply), checks the gold target against the suite's labels, parses each completion with
 the one answer parser (`answers`), and returns a flat dict of numbers, the sample's *outcome*. Its metrics get the
 outcomes back from the scores (`score_outcomes`, after Inspect's epoch reduction: per-key means) and hand them to the
-pure functions of the suite's `*_metrics` module. The checks and the record of how each answer was read are written
-once, here, so that every suite names a malformed sample in the same words.
+pure functions of the suite's `*_arithmetic` module (a `*_metrics` module holds Inspect metrics). The checks and the
+record of how each answer was read are written once, here, so that every suite names a malformed sample in the same
+words.
 """
 
 from __future__ import annotations

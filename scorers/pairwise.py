@@ -104,7 +104,7 @@ def group_outcome(gold: str, source: str | None, followups: Sequence[str | None]
 
     Returns:
         A dict with exactly the keys of `OUTCOME_KEYS`, each 0 or 1:
-        `tested` is 1 (the group is a test; the lexical suite has groups that are not, see `lexical_metrics`);
+        `tested` is 1 (the group is a test; the lexical suite has groups that are not, see `lexical_arithmetic`);
         `source_answered_correctly`: the source answer parsed and equals the gold label, whether or not the
         follow-ups parsed (the numerator of `acc_static`, which counts every group);
         `parsed` is 1 iff every answer parsed, and when it is 0 all keys below are 0;

@@ -1,8 +1,8 @@
 """The QMFOL scorer and its Inspect metrics (paper §4): accuracy, label-wise F1, macro-F1, answer distribution.
 
 The scorer parses the completion with the one label parser (`parse_label`; the gold of Unknown1 and Unknown2 tasks
-is `Unknown`) and returns the flat indicator dict of `qmfol_metrics.sample_outcome`. The metrics are thin wrappers
-around the pure functions of `qmfol_metrics`, which state the definitions and denominators.
+is `Unknown`) and returns the flat indicator dict of `qmfol_arithmetic.sample_outcome`. The metrics are thin wrappers
+around the pure functions of `qmfol_arithmetic`, which state the definitions and denominators.
 
 What appears in the log's results (`log.results.scores[0].metrics`):
 
@@ -34,7 +34,7 @@ from lgmt_tasks.scorers.accuracy import accuracy, accuracy_stderr  # shared with
 from lgmt_tasks.scorers.answers import parse_label
 from lgmt_tasks.scorers.outcomes import checked_gold, how_read, score_outcomes
 from lgmt_tasks.scorers.pairwise import Rate
-from lgmt_tasks.scorers.qmfol_metrics import (
+from lgmt_tasks.scorers.qmfol_arithmetic import (
     OUTCOME_KEYS,
     Outcome,
     accuracy_parsed,

@@ -9,9 +9,9 @@ the share of samples' answers that the parser could not read, so it is defined o
 What one sample contributes, by the keys its dict score has:
 
 - `parsed` (LGMT and lexical groups, QMFOL tasks): 1 − parsed, i.e. 1 when some answer of the sample did not parse
-  (`pairwise.unparsed_rate`, `qmfol_metrics.unparsed_rate`);
+  (`pairwise.unparsed_rate`, `qmfol_arithmetic.unparsed_rate`);
 - `unparsed` (DivLogicEval instances): the share of its four rotations' answers that did not parse
-  (`divlogiceval_metrics`' `unparsed_rate`).
+  (`divlogiceval_arithmetic`' `unparsed_rate`).
 
 The rate is the mean over samples (after Inspect's epoch reduction, the mean over sample-epochs), computed by
 `pairwise.ratio_of_sums` with a denominator of one per sample, as the pure functions above do; its standard error is

@@ -21,7 +21,7 @@ from typing import Any, Literal, get_args
 from inspect_ai.model import ChatMessage, ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from lgmt_tasks.divlogiceval.rotation import ROTATIONS, rotation_order
+from lgmt_tasks.rotation import ROTATIONS, rotation_order
 from lgmt_tasks.solvers.group import generate_members, members_of
 from lgmt_tasks.vocabulary import OPTION_LETTERS
 

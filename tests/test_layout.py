@@ -42,8 +42,8 @@ def owner(module: str) -> str | None:
     """The suite a module belongs to, or None for shared code.
 
     A suite owns its package, its `task_configs/<suite>/` folder, the scorer and solver modules named after it
-    (`scorers/<suite>.py`, `scorers/<suite>_metrics.py`, ...) and its `evaluate` modules (`lgmt_tasks/metrics/<name>/`,
-    listed in its registry record).
+    (`scorers/<suite>.py`, `scorers/<suite>_arithmetic.py`, ...) and its `evaluate` modules
+    (`lgmt_tasks/metrics/<name>/`, listed in its registry record).
     """
     parts = module.split(".")
     if len(parts) >= 3 and parts[1] == "metrics":
@@ -78,6 +78,82 @@ def imports_of(path: Path) -> list[str]:
 
 def source_files() -> list[Path]:
     return sorted(p for folder in CODE_ROOTS.values() for p in folder.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def imported_modules(tree: ast.AST, here: str, is_package: bool, modules: set[str]) -> dict[str, int]:
+    """The modules among `modules` that module `here` imports, each with the line of its first import.
+
+    Every `import` and `from ... import` statement counts, wherever it is: at the top, inside a function (an import
+    deferred to call time still makes the two modules need each other) or under `TYPE_CHECKING` (annotations that
+    need each other are a circle too). `from package import name` names the module `package.name` when there is
+    one, else the package itself. Importing a module also runs its parent packages' `__init__`, but that is not
+    counted: a package that re-exports its modules would otherwise be a circle with each of them.
+    """
+    parts = here.split(".")
+    found: dict[str, int] = {}
+
+    def add(name: str, line: int) -> None:
+        while name not in modules and "." in name:
+            name = name.rsplit(".", 1)[0]  # `import a.b.Name` or an attribute path: its module
+        if name in modules:
+            found[name] = min(line, found.get(name, line))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                add(alias.name, node.lineno)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                package = parts if is_package else parts[:-1]
+                base = ".".join(package[: len(package) - node.level + 1] + ([base] if base else []))
+            for alias in node.names:
+                add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base, node.lineno)
+    found.pop(here, None)
+    return found
+
+
+def import_graph() -> dict[str, dict[str, int]]:
+    """Every module of the package (`scorers/`, `solvers/`, `task_configs/` under their `lgmt_tasks.` names) and the
+    modules it imports (with the line)."""
+    paths = {module_name(p): p for p in source_files()}
+    modules = set(paths)
+    return {
+        name: imported_modules(ast.parse(path.read_text(encoding="utf-8")), name, path.name == "__init__.py", modules)
+        for name, path in paths.items()
+    }
+
+
+def import_cycles(graph: dict[str, dict[str, int]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for target in graph[module]:
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in on_stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            component: list[str] = []
+            while not component or component[-1] != module:
+                component.append(stack.pop())
+                on_stack.discard(component[-1])
+            if len(component) > 1:
+                components.append(sorted(component))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return sorted(components)
 
 
 @pytest.mark.parametrize("entry", SUITES, ids=SUITE_NAMES)
@@ -132,9 +208,9 @@ def test_the_lm_eval_yamls_carry_the_registry_version_and_task_names(entry: Suit
 
 def test_no_module_imports_another_suites_internals() -> None:
     """A suite may use shared code and another suite's package-level names; shared code reaches suites only through
-    the registry (`suite(name).module(...)`), except the composition roots (the Inspect entry point, the `lgmt`
-    command and the deprecated `lgmt_tasks.tasks` aliases)."""
-    composition_roots = {"lgmt_tasks._registry"} | {f"lgmt_tasks.tasks.{s}" for s in SUITE_NAMES}
+    the registry (`suite(name).module(...)`), except the composition roots (the Inspect entry point and the `lgmt`
+    command)."""
+    composition_roots = {"lgmt_tasks._registry"}
     # The `lgmt` command composes every suite's commands and report options, as the entry point composes its tasks.
     composition_roots |= {module_name(p) for p in (ROOT / "lgmt_tasks" / "cli").glob("*.py")}
     offences = []
@@ -165,15 +241,72 @@ def test_solvers_and_scorers_do_not_import_each_other_builders_or_tasks() -> Non
         other = "solvers" if layer == "scorers" else "scorers"
         for target in imports_of(path):
             parts = target.split(".")
-            if parts[1] == other or (len(parts) > 2 and parts[2] in ("build", "task", "dataset", "card", "cli")):
+            internal = ("build", "config", "task", "dataset", "card", "cli")
+            if parts[1] == other or (len(parts) > 2 and parts[2] in internal):
                 offences.append(f"{here} imports {target}")
     assert not offences, "\n".join(offences)
+
+
+def test_solvers_and_scorers_import_no_suite_package() -> None:
+    """Solvers and scorers sit below the suites they serve: what a suite's solver needs from the suite is handed in
+    by its task (the lexical transformer), and what they share sits below both (`lgmt_tasks.rotation`). Imports
+    inside functions count too."""
+    suite_packages = tuple(entry.package for entry in SUITES)
+    offences = [
+        f"{here} imports {target} (line {line})"
+        for here, imported in import_graph().items()
+        if here.split(".")[1:2] in (["scorers"], ["solvers"])
+        for target, line in imported.items()
+        if any(target == package or target.startswith(f"{package}.") for package in suite_packages)
+    ]
+    assert not offences, "\n".join(offences)
+
+
+def test_no_import_cycles_between_modules() -> None:
+    """No two modules of ours need each other, however indirectly, counting imports inside functions and under
+    `TYPE_CHECKING` (see `imported_modules`). A circle closed by a deferred import works only as long as nobody
+    imports the other end first; the fix is a module below both holding what they share."""
+    graph = import_graph()
+    cycles = import_cycles(graph)
+    described = [
+        " <-> ".join(cycle)
+        + "".join(f"\n    {a} -> {b} (line {graph[a][b]})" for a in cycle for b in cycle if b in graph[a])
+        for cycle in cycles
+    ]
+    assert not cycles, "import cycles:\n" + "\n".join(described)
+
+
+def test_the_import_graph_counts_every_import_statement_and_the_cycle_finder_finds_circles() -> None:
+    source = """
+from lgmt_tasks.x import helper
+def f():
+    from lgmt_tasks.y import thing
+if TYPE_CHECKING:
+    from lgmt_tasks.z import T
+from lgmt_tasks.pkg import sub, NAME
+import lgmt_tasks.w.Name
+from . import sibling
+"""
+    modules = {"lgmt_tasks.x", "lgmt_tasks.y", "lgmt_tasks.z", "lgmt_tasks.pkg", "lgmt_tasks.pkg.sub", "lgmt_tasks.w"}
+    modules |= {"lgmt_tasks.here", "lgmt_tasks.sibling"}
+    assert imported_modules(ast.parse(source), "lgmt_tasks.here", False, modules) == {
+        "lgmt_tasks.x": 2,
+        "lgmt_tasks.y": 4,
+        "lgmt_tasks.z": 6,
+        "lgmt_tasks.pkg.sub": 7,
+        "lgmt_tasks.pkg": 7,
+        "lgmt_tasks.w": 8,
+        "lgmt_tasks.sibling": 9,
+    }
+    assert import_cycles({"a": {"b": 1}, "b": {"c": 2}, "c": {"a": 3}, "d": {"a": 4}}) == [["a", "b", "c"]]
+    assert import_cycles({"a": {"b": 1}, "b": {}}) == []
 
 
 def test_the_logic_core_and_the_vocabulary_import_nothing_of_ours_but_the_core() -> None:
     for path in [
         *(ROOT / "lgmt_tasks" / "logic").glob("*.py"),
         ROOT / "lgmt_tasks" / "vocabulary.py",
+        ROOT / "lgmt_tasks" / "rotation.py",
         ROOT / "lgmt_tasks" / "suites.py",
     ]:
         outside = [t for t in imports_of(path) if not t.startswith("lgmt_tasks.logic")]
@@ -187,16 +320,57 @@ def test_pyproject_lists_exactly_the_packages_on_disk() -> None:
     assert listed == on_disk
 
 
-def test_the_suite_list_is_written_nowhere_else() -> None:
-    """The five names in a row, as a tuple or a shell loop, were the registry's hand-made copies."""
-    pattern = re.compile(r"lgmt\W+logicasker\W+divlogiceval\W+qmfol\W+lexical")
-    allowed = {ROOT / "lgmt_tasks" / "suites.py"}
-    copies = [
-        str(p.relative_to(ROOT))
-        for p in [*source_files(), ROOT / "Makefile"]
-        if p not in allowed and pattern.search(p.read_text(encoding="utf-8"))
+SUITE_NAME = r"(?<![\w./-])(?:{names})(?![\w/-])"
+"""A registry name as a word of its own: not `lgmt_tasks`, `lgmt-tasks` or `datasets/lgmt`."""
+
+LIST_SEPARATOR = r"[\s`'\"]*(?:,|/|\bor\b|\band\b|\s)\s*(?:(?:or|and)\b)?[\s`'\"]*"
+"""What joins the items of a list: a comma, a slash, "or", "and" or a space, with quotes or backticks around."""
+
+
+def suite_name_lists(line: str) -> list[str]:
+    """The lists of suite names on a line: three or more registry names (as the registry writes them) in a row, or
+    all of them in any case (`LGMT, LogicAsker, DivLogicEval, QMFOL, lexical`), as a tuple, a shell loop or prose."""
+    found: dict[str, None] = {}  # a list both rules find is reported once
+    name = SUITE_NAME.format(names="|".join(SUITE_NAMES))
+    for flags, least in ((0, 3), (re.IGNORECASE, len(SUITE_NAMES))):
+        for match in re.finditer(f"{name}(?:{LIST_SEPARATOR}{name}){{2,}}", line, flags):
+            if len({n.lower() for n in re.findall(name, match.group(), flags)}) >= least:
+                found[match.group()] = None
+    return list(found)
+
+
+def test_the_suite_list_finder_finds_lists_in_code_and_prose() -> None:
+    listed = [
+        '("lgmt", "logicasker", "divlogiceval", "qmfol", "lexical")',
+        "for suite in lgmt logicasker divlogiceval qmfol lexical; do",
+        '"suite": "lgmt, logicasker, divlogiceval, qmfol or lexical."',
+        "one of `qmfol`, `lexical` and `lgmt`",
+        "LGMT, LogicAsker, DivLogicEval, QMFOL and lexical",
     ]
-    assert not copies
+    not_listed = [
+        "lgmt build qmfol --out datasets/qmfol",  # two names, and a path
+        "LGMT, lexical, QMFOL: the parsed share",  # a few suites by their paper names, not the registry's list
+        "lgmt_tasks.lgmt, lgmt_tasks/qmfol, lgmt-tasks lexical",  # package paths and the distribution name
+    ]
+    assert all(suite_name_lists(line) for line in listed)
+    assert not any(suite_name_lists(line) for line in not_listed)
+
+
+def test_the_suite_list_is_written_nowhere_else() -> None:
+    """The registry's hand-made copies were the names in a row: a tuple, a shell loop, or a sentence listing them."""
+    allowed = {
+        ROOT / "lgmt_tasks" / "suites.py",  # the registry
+        ROOT / "lgmt_tasks" / "_registry.py",  # Inspect's static list of task names (some are also suite names)
+    }
+    files = [*source_files(), *(ROOT / "task_configs").rglob("*.yaml"), ROOT / "Makefile"]
+    copies = [
+        f"{p.relative_to(ROOT)}:{number}: {found}"
+        for p in files
+        if p not in allowed
+        for number, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        for found in suite_name_lists(line)
+    ]
+    assert not copies, "\n".join(copies)
 
 
 def test_registry_lookups_name_the_valid_suites() -> None:
@@ -216,13 +390,3 @@ def test_the_cards_cite_the_registry_bibtex() -> None:
         if entry.name != "lexical":  # the lexical card cites LLMorph and LGMT (below)
             assert entry.attr("card", "CITATION") == entry.bibtex
     assert suite("lexical").attr("card", "LLMORPH_CITATION") == suite("lexical").bibtex
-
-
-def test_the_lgmt_tasks_aliases_still_import_with_a_warning() -> None:
-    import importlib
-    import sys
-
-    sys.modules.pop("lgmt_tasks.tasks.qmfol", None)
-    with pytest.warns(DeprecationWarning, match="lgmt_tasks.qmfol.task"):
-        module = importlib.import_module("lgmt_tasks.tasks.qmfol")
-    assert module.qmfol is entry_point.qmfol

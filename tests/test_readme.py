@@ -252,8 +252,8 @@ def test_repository_paths_named_in_the_docs_exist(doc: str):
     assert missing == []
 
 
-REMOVED_NAMES = {"lgmt_tasks.relations"}
-"""Old module names the docs mention only to say where they moved (the "Moved in 0.2" note)."""
+REMOVED_NAMES = {"lgmt_tasks.relations", "lgmt_tasks.tasks"}
+"""Old module names the docs mention only to say where they moved (the "Moved, and removed in 0.3.0" note)."""
 
 
 @pytest.mark.parametrize("doc", DOCS)

@@ -25,6 +25,24 @@ def overwrite_option(command: _Command) -> _Command:
     )(command)
 
 
+def num_proc_option(command: _Command) -> _Command:
+    """The `--num-proc` option of every suite's `lgmt build` command."""
+    return click.option(
+        "--num-proc",
+        type=click.IntRange(min=1),
+        default=1,
+        show_default=True,
+        help="Processes to build with (the output does not depend on it).",
+    )(command)
+
+
+def out_option(example: str, required: bool = True) -> Callable[[_Command], _Command]:
+    """The `--out` option of every suite's `lgmt build` command (`example`: the folder its help suggests)."""
+    return click.option(
+        "--out", type=click.Path(), required=required, default=None, help=f"Output folder (e.g. {example})."
+    )
+
+
 def check_out(out: str, overwrite: bool) -> None:
     """Refuse a bad `--out` before building (a build can take minutes), as one `Error:` line."""
     try:

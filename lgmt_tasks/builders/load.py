@@ -56,7 +56,7 @@ METADATA_KEY = "dataset"
 """The key of the task metadata (and so of the log's `eval.metadata`) under which `Loaded.metadata` is stored."""
 
 
-class Build(NamedTuple):
+class BuildRecipe(NamedTuple):
     """How to build a suite's repository on the fly: what `cached_repo` needs.
 
     Attributes:
@@ -111,7 +111,7 @@ def load_selected(
     *,
     dataset: str | None,
     revision: str | None,
-    build: Callable[[], Build],
+    build: Callable[[], BuildRecipe],
     select: Selector,
     selection: str,
     strata: Strata | None = None,
@@ -186,7 +186,7 @@ load_selected_rows = rows_only(load_selected)
 # ------------------------------------------------------------------------------------------------ reading
 
 
-def read_build(suite: str, spec: Build) -> tuple[datasets.Dataset, FolderFacts, dict[str, Any]]:
+def read_build(suite: str, spec: BuildRecipe) -> tuple[datasets.Dataset, FolderFacts, dict[str, Any]]:
     """The rows of a build: the shipped default build when it is the one asked for, else the cached build.
 
     A shipped folder (`lgmt_tasks.builders.shipped`) is used only if its rows still have the recorded fingerprint;

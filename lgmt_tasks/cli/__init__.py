@@ -1,4 +1,4 @@
-"""The `lgmt` command line: build, audit, publish, verify and report; one module per command group.
+"""The `lgmt` command line: build, audit, publish, verify, report, cache and suites; one module per command group.
 
 Suite-specific commands live in the suite packages (`lgmt_tasks/<suite>/cli.py`) and are collected through the suite
 registry: each suite's `build_command` under `lgmt build`, and its `EXTRA_COMMANDS`, if any, at the top level.

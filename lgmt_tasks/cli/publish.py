@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import click
 
-from lgmt_tasks.hub.card_text import SUITES
+from lgmt_tasks.suites import SUITE_NAMES
 
 
 @click.command("publish")
-@click.argument("suite", type=click.Choice(SUITES))
+@click.argument("suite", type=click.Choice(SUITE_NAMES))
 @click.option("--repo-id", required=True, help="Dataset repository on the Hub, ORG/NAME (created if missing).")
 @click.option("--private", is_flag=True, help="Create the repository private (an existing one keeps its visibility).")
 @click.option("--revision", default=None, help="Branch to push to (created from main if missing). Default: main.")

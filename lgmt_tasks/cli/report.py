@@ -241,7 +241,7 @@ def _llmorph_sections(pairs: tuple[tuple[str, str], ...]) -> list[str]:
     """The Markdown of LLMorph's flakiness table for each (first run, re-run) pair; a mismatched pair is an error."""
     if not pairs:
         return []
-    from lgmt_tasks.lexical.report import llmorph_flakiness_report
+    from lgmt_tasks.lexical.flakiness import llmorph_flakiness_report
 
     try:
         return [llmorph_flakiness_report(first, rerun) for first, rerun in pairs]
@@ -251,7 +251,7 @@ def _llmorph_sections(pairs: tuple[tuple[str, str], ...]) -> list[str]:
 
 def _write_llmorph(pairs: tuple[tuple[str, str], ...], folder: Path) -> None:
     """Write `lexical/flakiness_llmorph.csv|.md` under the report folder, and link it from its index if there is one."""
-    from lgmt_tasks.lexical.report import llmorph_flakiness_tables
+    from lgmt_tasks.lexical.flakiness import llmorph_flakiness_tables
     from lgmt_tasks.report.suite_report import write_tables
     from lgmt_tasks.report.write import INDEX
 

@@ -32,19 +32,19 @@ Pipeline per instance (each with its own seeded generator, so the output does no
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
-from pathlib import Path
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any
 
 import datasets
 
 from lgmt_tasks.builders.parallel import process_pool, split
+from lgmt_tasks.builders.result import Build
 from lgmt_tasks.builders.rows import dataset_from_rows
 from lgmt_tasks.builders.stats import BuildStats
+from lgmt_tasks.divlogiceval.config import QUESTION_TYPES, DivLogicEvalConfig
 from lgmt_tasks.divlogiceval.english import BUILTIN_POOL, QUESTIONS, PoolSentence, Realiser, load_pool
 from lgmt_tasks.divlogiceval.logic import (
     FACT,
@@ -72,16 +72,6 @@ from lgmt_tasks.vocabulary import OPTION_LETTERS
 
 BUILD_REVISION = 3
 """Bumped whenever the builder's output changes for the same config (part of the build-cache key)."""
-
-QuestionType = Literal["3c1e", "3e1c", "missing"]
-QUESTION_TYPES: tuple[str, ...] = ("3c1e", "3e1c", "missing")
-"""The three question types of §2.1, in the paper's order."""
-
-DEFAULT_PER_TYPE = 300
-"""Instances per question type of the default build: the paper's 900 questions, 300 per type (§3.2)."""
-
-DEFAULT_N = 3
-"""The paper's n (2..n + 1 propositions, at most n occurrences of a variable); the paper does not state its value."""
 
 LETTERS = OPTION_LETTERS
 
@@ -123,48 +113,6 @@ FEATURES = datasets.Features(
 
 
 @dataclass(frozen=True)
-class DivLogicEvalConfig:
-    """Everything that determines a DivLogicEval build (and so its cache key).
-
-    Attributes:
-        per_type: Instances per question type.
-        seed: Build seed.
-        n: The paper's n: 2..n + 1 propositions per instance, a variable occurs at most n times.
-        pool: Sentence pool: None (ours), a `.txt` / `.jsonl` file, or a dataset folder or Hub id.
-        pool_column: The sentence column or field of a JSONL / dataset pool.
-        pool_negation_column: The negation column, used when present (else negations are made by rule).
-        pool_split: The split of a dataset pool.
-        max_attempts: Contents drawn per instance before giving up on it (each draw has its own seed).
-        timeout_ms: Z3 limit per query.
-    """
-
-    per_type: int = DEFAULT_PER_TYPE
-    seed: int = 0
-    n: int = DEFAULT_N
-    pool: str | None = None
-    pool_column: str = "sentence"
-    pool_negation_column: str | None = "negation"
-    pool_split: str = "train"
-    max_attempts: int = 1000
-    timeout_ms: int = DEFAULT_TIMEOUT_MS
-
-    def __post_init__(self) -> None:
-        if self.per_type < 1:
-            raise ValueError(f"per_type={self.per_type}: must be at least 1")
-        if not 2 <= self.n <= 6:
-            raise ValueError(f"n={self.n}: expected 2..6 (eight variables cannot fill more propositions)")
-        if self.max_attempts < 1:
-            raise ValueError(f"max_attempts={self.max_attempts}: must be at least 1")
-
-    def key(self) -> dict[str, Any]:
-        """The config as plain data, with a digest of a pool file's content (so an edited pool rebuilds)."""
-        key = asdict(self)
-        if self.pool and Path(self.pool).is_file():
-            key["pool_sha256"] = hashlib.sha256(Path(self.pool).read_bytes()).hexdigest()
-        return key
-
-
-@dataclass(frozen=True)
 class SymbolicItem:
     """One instance before English: the content, the options, and what the proof must establish.
 
@@ -203,13 +151,8 @@ class SymbolicItem:
         return hidden[0] if hidden else None
 
 
-@dataclass
-class DivLogicEvalBuild:
-    """A finished build: the rows, the statistics and the config."""
-
-    dataset: datasets.Dataset
-    stats: BuildStats = field(default_factory=BuildStats)
-    config: DivLogicEvalConfig = field(default_factory=DivLogicEvalConfig)
+class DivLogicEvalBuild(Build[DivLogicEvalConfig]):
+    """A finished DivLogicEval build: its rows, statistics and config."""
 
 
 # ------------------------------------------------------------------------------------------------------ symbolic

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import shlex
 from collections import Counter
 from pathlib import Path
 
 from lgmt_tasks import __version__
-from lgmt_tasks.divlogiceval.build import QUESTION_TYPES, DivLogicEvalBuild, DivLogicEvalConfig
+from lgmt_tasks.builders.schema import reproduce_command
+from lgmt_tasks.divlogiceval.build import DivLogicEvalBuild
+from lgmt_tasks.divlogiceval.config import QUESTION_TYPES
 from lgmt_tasks.hub.card_text import repo_folder, usage_section
 from lgmt_tasks.hub.repo import CardSpec, write_build_repo
 from lgmt_tasks.suites import suite
@@ -32,24 +33,6 @@ COLUMNS = """| column | meaning |
 | `n`, `seed`, `pool` | generation parameters: the paper's n, the build seed, the sentence pool |"""
 
 
-def build_command(config: DivLogicEvalConfig, out: str) -> str:
-    """The `lgmt build divlogiceval` command that reproduces a config."""
-    default = DivLogicEvalConfig()
-    parts = ["lgmt", "build", "divlogiceval", "--per-type", str(config.per_type)]
-    for flag, value, base in [
-        ("--n", config.n, default.n),
-        ("--pool", config.pool, default.pool),
-        ("--pool-column", config.pool_column, default.pool_column),
-        ("--pool-negation-column", config.pool_negation_column, default.pool_negation_column),
-        ("--pool-split", config.pool_split, default.pool_split),
-        ("--timeout-ms", config.timeout_ms, default.timeout_ms),
-    ]:
-        if value != base:
-            parts += [flag, str(value)]
-    parts += ["--seed", str(config.seed), "--out", out]
-    return shlex.join(parts)
-
-
 def card_body(build: DivLogicEvalBuild, out: str) -> str:
     """The Markdown body of the card."""
     cfg = build.config
@@ -72,7 +55,7 @@ no other option is. Evaluate with circular rotations of the options (Accuracy, C
 ## How it was built
 
 ```
-{build_command(cfg, out)}
+{reproduce_command("divlogiceval", cfg, out)}
 ```
 
 Version {__version__}, seed {cfg.seed}, n = {cfg.n}, sentences from {pool}. {len(rows)} instances:

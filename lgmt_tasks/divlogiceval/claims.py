@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from lgmt_tasks.divlogiceval.config import QUESTION_TYPES
 from lgmt_tasks.divlogiceval.logic import vacuity_witnesses
 from lgmt_tasks.logic.parse import parse
 from lgmt_tasks.logic.printer import show
@@ -41,7 +42,7 @@ def row_claims(row: Mapping[str, Any], row_id: str) -> list[Claim]:
     """The answer key and the construction claims of a DivLogicEval row (see the module docstring)."""
 
     def make() -> list[Claim]:
-        kind = choice(row, "question_type", ("3c1e", "3e1c", "missing"))
+        kind = choice(row, "question_type", QUESTION_TYPES)
         content = texts(row, "content_logic")
         options = texts(row, "options_logic")
         answer = row.get("answer")

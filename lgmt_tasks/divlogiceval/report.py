@@ -2,8 +2,8 @@
 
 The paper (Appendix K, Table 9) reports, per model and setting (0-shot, 3-shot), the three metrics of §2.2 over the
 whole test set and over each question type (3e1c, 3c1e, missing premise). Each `divlogiceval` sample's score is the
-per-instance outcome of `scorers.divlogiceval_metrics.instance_outcome` (one per instance and epoch); every number
-here is the mean of those outcomes with `divlogiceval_metrics.mean` / `stderr`, exactly as the logged metrics are,
+per-instance outcome of `scorers.divlogiceval_arithmetic.instance_outcome` (one per instance and epoch); every number
+here is the mean of those outcomes with `divlogiceval_arithmetic.mean` / `stderr`, exactly as the logged metrics are,
 so the table and `log.results` cannot disagree. The overall column pools all instances (the paper's test set is
 balanced, so this is also the mean of the three types).
 
@@ -31,16 +31,17 @@ from typing import Any
 import pandas as pd
 from inspect_ai.log import EvalLog
 
+from lgmt_tasks.divlogiceval.config import QUESTION_TYPES
 from lgmt_tasks.report.settings import settings_key, settings_labels
 from lgmt_tasks.report.suite_report import SuiteReport
 from lgmt_tasks.report.suite_tools import LogLike, load_logs, pyplot, save_png, slug
-from lgmt_tasks.scorers.divlogiceval_metrics import OUTCOME_KEYS, mean, metric_values, stderr
+from lgmt_tasks.scorers.divlogiceval_arithmetic import OUTCOME_KEYS, mean, metric_values, stderr
 
-QUESTION_TYPES: tuple[str, ...] = ("3e1c", "3c1e", "missing")
-"""The question types in Table 9's column order."""
+TABLE_9_TYPES: tuple[str, ...] = tuple(sorted(QUESTION_TYPES, key=lambda question_type: question_type != "3e1c"))
+"""The question types in Table 9's column order: 3e1c first, then the others in §2.1's order (3c1e, missing)."""
 
 METRICS: tuple[tuple[str, str], ...] = (("acc", "ACC"), ("circular", "CIR"), ("partial_circular", "PC"))
-"""Table 9's metrics: (name in the logs and `divlogiceval_metrics`, the paper's abbreviation)."""
+"""Table 9's metrics: (name in the logs and `divlogiceval_arithmetic`, the paper's abbreviation)."""
 
 EXTRA: tuple[tuple[str, str], ...] = (("rotation_acc", "accuracy over rotations (c/4)"), ("unparsed_rate", "unparsed"))
 """The further per-type numbers of the `by_question_type` table."""
@@ -124,7 +125,7 @@ def _summary(chunk: pd.DataFrame) -> dict[str, float]:
 
 
 def _type_order(question_type: str) -> int:
-    return QUESTION_TYPES.index(question_type) if question_type in QUESTION_TYPES else len(QUESTION_TYPES)
+    return TABLE_9_TYPES.index(question_type) if question_type in TABLE_9_TYPES else len(TABLE_9_TYPES)
 
 
 def by_question_type(frame: pd.DataFrame) -> pd.DataFrame:
@@ -149,7 +150,7 @@ def table9(per_type: pd.DataFrame) -> pd.DataFrame:
         for name, abbreviation in METRICS:
             row: dict[str, Any] = {"model": model, "setting": setting, "metric": abbreviation}
             row["Test"] = values.loc["all", name]
-            for question_type in QUESTION_TYPES:
+            for question_type in TABLE_9_TYPES:
                 row[f"Test-{question_type}"] = (
                     values.loc[question_type, name] if question_type in values.index else math.nan
                 )

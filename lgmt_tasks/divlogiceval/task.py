@@ -17,19 +17,16 @@ from __future__ import annotations
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 
-from lgmt_tasks.divlogiceval.build import DEFAULT_N, DEFAULT_PER_TYPE
-from lgmt_tasks.divlogiceval.dataset import (
+from lgmt_tasks.divlogiceval.config import (
+    DEFAULT_N,
+    DEFAULT_PER_TYPE,
     FormChoice,
     QuestionTypeChoice,
     VariantChoice,
-    check_form,
-    load_divlogiceval,
-    record_to_sample,
-    shot_rows,
-    shown_row,
 )
+from lgmt_tasks.divlogiceval.dataset import load_divlogiceval, record_to_sample, shot_rows, shown_row
 from lgmt_tasks.scorers.divlogiceval import circular_choice
-from lgmt_tasks.scorers.divlogiceval_metrics import check_alpha
+from lgmt_tasks.scorers.divlogiceval_arithmetic import check_alpha
 from lgmt_tasks.solvers.divlogiceval import InstructionChoice, check_instruction, check_shots, rotations_generate
 from lgmt_tasks.suites import suite
 from lgmt_tasks.task_params import validated_args
@@ -82,12 +79,19 @@ def divlogiceval(
     """
     check_shots(shots)
     check_alpha(alpha)
-    check_form(form)
     check_instruction(instruction)
     loaded = load_divlogiceval(
-        question_type, per_type=per_type, seed=seed, n=n, pool=pool, dataset=dataset, revision=revision, variant=variant
+        question_type,
+        per_type=per_type,
+        seed=seed,
+        n=n,
+        pool=pool,
+        dataset=dataset,
+        revision=revision,
+        variant=variant,
+        form=form,
     )
-    rows = loaded.rows
+    rows = loaded.rows  # in `form` already
     examples = (
         shot_rows(
             exclude_ids=rows["id"], per_type=per_type, seed=seed, n=n, pool=pool, dataset=dataset, revision=revision
@@ -96,7 +100,7 @@ def divlogiceval(
         else []
     )
     shown_examples = [shown_row(e, form) for e in examples]
-    samples = [record_to_sample(shown_row(dict(r), form), shown_examples, instruction) for r in rows.to_list()]
+    samples = [record_to_sample(r, shown_examples, instruction) for r in rows.to_list()]
     return Task(
         dataset=MemoryDataset(samples, name="divlogiceval"),
         solver=rotations_generate(),

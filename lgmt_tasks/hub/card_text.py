@@ -8,11 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from lgmt_tasks.suites import SUITE_NAMES
-
-SUITES: tuple[str, ...] = SUITE_NAMES
-"""The suites `lgmt build` writes and `lgmt publish` pushes (each has `lgmt_tasks.<suite>.build.FEATURES`)."""
-
 
 def repo_folder(suite: str) -> str:
     """The folder a card names in its build command and examples: `datasets/<suite>` (independent of `--out`)."""

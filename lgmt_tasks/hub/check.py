@@ -25,8 +25,8 @@ from datasets.info import DatasetInfosDict
 from datasets.utils.metadata import MetadataConfigs, known_task_ids
 from huggingface_hub import DatasetCard, DatasetCardData
 
-from lgmt_tasks.hub.card_text import SUITES
 from lgmt_tasks.hub.repo import DATA_SUFFIX, content_cache_dir, size_category
+from lgmt_tasks.suites import SUITE_NAMES
 from lgmt_tasks.suites import suite as registry_entry
 
 HUB_LICENSES: frozenset[str] = frozenset(
@@ -138,8 +138,8 @@ def check_repo(folder: str | Path, suite: str | None = None) -> RepoCheck:
         ValueError: On an unknown suite.
     """
     root = Path(folder)
-    if suite is not None and suite not in SUITES:
-        raise ValueError(f"unknown suite {suite!r}; expected one of {', '.join(SUITES)}")
+    if suite is not None and suite not in SUITE_NAMES:
+        raise ValueError(f"unknown suite {suite!r}; expected one of {', '.join(SUITE_NAMES)}")
     if not root.is_dir():
         raise RepoCheckError(root, ["not a folder (build it with `lgmt build <suite> --out FOLDER`)"])
     data, metadata = load_card(root)

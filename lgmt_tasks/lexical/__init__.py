@@ -1,7 +1,8 @@
 """The LLMorph baseline: lexical (text-level) metamorphic relations on the same source cases as LGMT.
 
-Modules: `catalogue` (the relations by their Table II ids, selection helpers), `transforms` (the seeded
-function-based transformations), `llm` (the LLM-based transformations: prompts, output clean-up, and the calls to
-any Inspect model as transformer). The builder, loader, task, solver and scorer live where every suite keeps them
-(`builders/lexical.py`, `loaders/lexical.py`, `tasks/lexical.py`, `solvers/lexical.py`, `scorers/lexical.py`).
+Besides the modules every suite has (ARCHITECTURE.md, rule 1): `catalogue` (the relations by their Table II ids,
+selection helpers), `transforms` (the seeded function-based transformations), `llm` and `llm_prompts` (the LLM-based
+transformations: the prompts as data, output clean-up, and the calls to any Inspect model as transformer),
+`expectations` (a follow-up's expected answer: proven, assumed or unproven), `log_samples` (logs read into one row per
+sample) and `flakiness` (LLMorph's Table XI). Its solver and scorer are `solvers/lexical.py` and `scorers/lexical.py`.
 """

@@ -28,16 +28,17 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import datasets
 from inspect_ai.model import Model
 
 from lgmt_tasks.builders.parallel import process_pool
+from lgmt_tasks.builders.result import Build
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.ids import content_id, derived_seed
-from lgmt_tasks.lexical.catalogue import DEFAULT_STYLE, FUNCTION_BASED, LEXICAL_RELATIONS, PARTS, STYLES, variants
+from lgmt_tasks.lexical.catalogue import LEXICAL_RELATIONS, variants
+from lgmt_tasks.lexical.config import LexicalConfig
 from lgmt_tasks.lexical.expectations import (
     Dropped,
     Expectation,
@@ -51,11 +52,9 @@ from lgmt_tasks.lexical.expectations import (
 from lgmt_tasks.lexical.llm import plan_sites, transform_followup, transform_seed
 from lgmt_tasks.lexical.transforms import NotApplicable, apply_function, changed_indices
 from lgmt_tasks.logic.printer import show
-from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
 from lgmt_tasks.sources.case import Case
 from lgmt_tasks.sources.pipeline import (
     SOURCE_STAGE_REVISION,
-    SourceConfig,
     load_source_cases,
     ordered_candidates,
     prove_sources,
@@ -106,67 +105,8 @@ DERIVED_COLUMNS: tuple[str, ...] = (
 """Columns that follow from the others (the catalogue, the source, the proof): not part of a row's content id."""
 
 
-@dataclass(frozen=True)
-class LexicalConfig:
-    """Everything that determines a lexical build (and so its cache key).
-
-    Attributes:
-        source: Where source cases come from (as for LGMT).
-        source_path: File or folder of the source data (required except for `generated`).
-        mrs: Relation ids (Table II), in catalogue order; default: the function-based ones.
-        parts: Parts to transform (`premises`, `conclusion`, `both`); MR-49 always has the single part `none`.
-        per_mr: Groups per (relation, part) variant.
-        seed: Build seed; also the generation seed of the `generated` source, as in LGMT.
-        generated_cases: Number of generated source cases (for `source="generated"`), as in LGMT.
-        timeout_ms: Z3 limit per source-label or follow-up-label query.
-        style: How the function-based relations are computed: `llmorph` (LLMorph's own algorithms, the default) or
-            `clean` (ours: changes drawn only among the characters a relation can change; see `transforms`).
-        transformer: The model that made the LLM-based follow-ups (set by the build, for the card and the cache key;
-            None when LLM rows are left pending).
-    """
-
-    source: str = "generated"
-    source_path: str | None = None
-    mrs: tuple[str, ...] = FUNCTION_BASED
-    parts: tuple[str, ...] = PARTS
-    per_mr: int = 100
-    seed: int = 0
-    generated_cases: int = 300
-    timeout_ms: int = DEFAULT_TIMEOUT_MS
-    style: str = DEFAULT_STYLE
-    transformer: str | None = None
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "mrs", tuple(self.mrs))
-        object.__setattr__(self, "parts", tuple(self.parts))
-        self.source_config()  # validates the source and its path
-        unknown = [m for m in self.mrs if m not in LEXICAL_RELATIONS]
-        if unknown or not self.mrs:
-            raise ValueError(f"mrs={list(self.mrs)}: expected one or more of {', '.join(LEXICAL_RELATIONS)}")
-        bad_parts = [p for p in self.parts if p not in PARTS]
-        if bad_parts or not self.parts:
-            raise ValueError(f"parts={list(self.parts)}: expected one or more of {', '.join(PARTS)}")
-        if self.per_mr < 1:
-            raise ValueError(f"per_mr={self.per_mr}: must be at least 1")
-        if self.style not in STYLES:
-            raise ValueError(f"style={self.style!r}: expected one of {', '.join(STYLES)}")
-
-    def key(self) -> dict[str, Any]:
-        """The config as plain data (for cache keys and the dataset card)."""
-        return asdict(self)
-
-    def source_config(self) -> SourceConfig:
-        """Where this build's source cases come from: the same loader, seed and prover limit as LGMT's."""
-        return SourceConfig(self.source, self.source_path, self.seed, self.generated_cases, self.timeout_ms)
-
-
-@dataclass
-class LexicalBuild:
-    """A finished build: the rows and the statistics."""
-
-    dataset: datasets.Dataset
-    stats: BuildStats = field(default_factory=BuildStats)
-    config: LexicalConfig = field(default_factory=LexicalConfig)
+class LexicalBuild(Build[LexicalConfig]):
+    """A finished lexical build: its rows, statistics and config."""
 
 
 def group_rng(seed: int, mr: str, part: str, case: Case) -> random.Random:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 
 from lgmt_tasks import __version__
-from lgmt_tasks.builders.command import changed_options, source_options
+from lgmt_tasks.builders.schema import reproduce_command
 from lgmt_tasks.hub.card_text import repo_folder, usage_section
 from lgmt_tasks.hub.repo import CardSpec, write_build_repo
-from lgmt_tasks.lexical.build import LexicalBuild, LexicalConfig
+from lgmt_tasks.lexical.build import LexicalBuild
 from lgmt_tasks.lexical.catalogue import LEXICAL_RELATIONS, PARTS
+from lgmt_tasks.lexical.config import LexicalConfig
 from lgmt_tasks.sources.licences import SOURCE_LICENCES, licence_name
 from lgmt_tasks.suites import suite
 
@@ -34,27 +34,6 @@ COLUMNS = """| column | meaning |
 | `followup_premises_fol`, `followup_conclusion_fol` | the follow-up's FOL where its label is proven, else empty |
 | `transformer` | `function`, or the model that wrote the follow-up |
 | `pending` | true if the follow-up is still to be made by a transformer at eval time |"""
-
-
-def build_command(config: LexicalConfig, out: str) -> str:
-    """The `lgmt build lexical` command that reproduces a config."""
-    default = LexicalConfig()
-    parts = ["lgmt", "build", "lexical", *source_options(config.source, config.source_path, config.mrs, default.mrs)]
-    if config.parts != default.parts:
-        for p in config.parts:
-            parts += ["--part", p]
-    parts += changed_options(
-        [
-            ("--per-mr", config.per_mr, default.per_mr),
-            ("--generated-cases", config.generated_cases, default.generated_cases),
-            ("--timeout-ms", config.timeout_ms, default.timeout_ms),
-            ("--style", config.style, default.style),
-        ]
-    )
-    if config.transformer:
-        parts += ["--transformer-model", config.transformer]
-    parts += ["--seed", str(config.seed), "--out", out]
-    return shlex.join(parts)
 
 
 def _relations_table(config: LexicalConfig) -> str:
@@ -98,7 +77,7 @@ Parts: {", ".join(p for p in PARTS if p in cfg.parts)} (MR-49 transforms nothing
 ## How it was built
 
 ```
-{build_command(cfg, out)}
+{reproduce_command("lexical", cfg, out)}
 ```
 
 Version {__version__}, seed {cfg.seed}. {stats.notes.get("groups", 0)} groups ({pending} pending) from

@@ -8,9 +8,10 @@ from typing import Any
 
 from inspect_ai.dataset import Sample
 
-from lgmt_tasks.builders.load import Build, Loaded, load_selected, rows_only, where
+from lgmt_tasks.builders.load import BuildRecipe, Loaded, load_selected, rows_only, where
 from lgmt_tasks.builders.order import Strata
-from lgmt_tasks.lexical.catalogue import DEFAULT_STYLE, LEXICAL_RELATIONS, NO_PART
+from lgmt_tasks.lexical.catalogue import DEFAULT_STYLE, LEXICAL_RELATIONS, NO_PART, resolve_mrs, resolve_parts
+from lgmt_tasks.lexical.config import LexicalConfig
 from lgmt_tasks.solvers.prompts import render_user_prompt
 
 STRATA = Strata(("mr",))
@@ -19,8 +20,8 @@ min(N, relations) relations."""
 
 
 def load_lexical(
-    mrs: Sequence[str],
-    parts: Sequence[str],
+    mr: str | Sequence[str] = "function",
+    part: str | Sequence[str] = "all",
     source: str = "generated",
     source_path: str | None = None,
     per_mr: int = 100,
@@ -29,9 +30,11 @@ def load_lexical(
     dataset: str | None = None,
     revision: str | None = None,
 ) -> Loaded:
-    """The rows of the relations `mrs` in the parts `parts` (MR-49's groups, part `none`, come with any part).
+    """The rows of the relations `mr` in the parts `part` (MR-49's groups, part `none`, come with any part).
 
-    The rows come round-robin over relations, with their metadata for the log.
+    `mr` is relation ids (a list, or comma-separated) or `function` / `llm` / `all` (`catalogue.resolve_mrs`);
+    `part` is `premises`, `conclusion`, `both` (several: a list or comma-separated) or `all` (`resolve_parts`). The
+    rows come round-robin over relations, with their metadata for the log.
 
     With `dataset` (a folder written by `lgmt build lexical`, or a Hub id), that dataset is read with
     `datasets.load_dataset` at `revision` and the build parameters are ignored. Otherwise the groups are built for
@@ -39,19 +42,21 @@ def load_lexical(
     pending, for the solver's transformer.
 
     Raises:
-        ValueError: When no row is left (the message names the selection and where it was looked for).
+        ValueError: On an invalid selection, or when no row is left (the message names the selection and where it
+            was looked for).
     """
+    mrs, parts = resolve_mrs(mr), resolve_parts(part)
     wanted_mrs, wanted_parts = set(mrs), {*parts, NO_PART}
 
-    def build() -> Build:
-        from lgmt_tasks.lexical.build import BUILD_REVISION, LexicalConfig, build_lexical
+    def build() -> BuildRecipe:
+        from lgmt_tasks.lexical.build import BUILD_REVISION, build_lexical
         from lgmt_tasks.lexical.card import write_lexical_repo
 
         config = LexicalConfig(
             source=source,
             source_path=_absolute(source_path),
-            mrs=tuple(mrs),
-            parts=tuple(parts),
+            mrs=mrs,
+            parts=parts,
             per_mr=per_mr,
             seed=seed,
             style=style,
@@ -63,7 +68,7 @@ def load_lexical(
                 raise ValueError(f"no lexical groups could be built for {config.key()}: {build.stats.to_dict()}")
             write_lexical_repo(build, out)
 
-        return Build(config.key(), write, BUILD_REVISION)
+        return BuildRecipe(config.key(), write, BUILD_REVISION)
 
     ids = [m for m in LEXICAL_RELATIONS if m in wanted_mrs]
     return load_selected(

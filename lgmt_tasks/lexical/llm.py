@@ -50,12 +50,12 @@ import functools
 import json
 import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-from inspect_ai.model import CachePolicy, GenerateConfig, Model
+from inspect_ai.model import CachePolicy, GenerateConfig, Model, get_model
 
 from lgmt_tasks.ids import derived_seed
 from lgmt_tasks.lexical.llm_prompts import (
@@ -78,6 +78,7 @@ __all__ = [
     "MAX_GROWTH",
     "PREMISES_ONLY",
     "SYSTEM_MESSAGE",
+    "TRANSFORMER_CACHE",
     "TRANSFORMER_CONFIG",
     "LlmFollowUp",
     "StepRecord",
@@ -85,6 +86,7 @@ __all__ = [
     "TransformPrompt",
     "clean_output",
     "parse_keywords",
+    "pending_transform",
     "plan_sites",
     "random_words",
     "transform_followup",
@@ -97,6 +99,9 @@ MAX_GROWTH = 3.0
 
 TRANSFORMER_CONFIG = GenerateConfig(temperature=0.0, max_tokens=256)
 """Greedy decoding; a sentence never needs more than a few dozen tokens."""
+
+TRANSFORMER_CACHE = CachePolicy(expiry=None, per_epoch=False, scopes={"purpose": "lgmt-lexical-transformer"})
+"""The cache policy of eval-time transformer calls: the same follow-up in every epoch and every run."""
 
 KEYWORD_RELATIONS: tuple[str, ...] = ("MR-8", "MR-10", "MR-25", "MR-34", "MR-137")
 """Relations that first ask for the keywords of a text."""
@@ -453,6 +458,42 @@ async def transform_followup(
     if changed_premises and new_premises == list(premises):
         return LlmFollowUp(False, tuple(premises), conclusion, "premises unchanged", calls)
     return LlmFollowUp(True, tuple(new_premises), new_conclusion, "", calls)
+
+
+def pending_transform(
+    transformer: str | Model, cache: bool = True
+) -> Callable[[str, Mapping[str, Any]], Awaitable[LlmFollowUp]]:
+    """The eval-time transform of pending rows, which the lexical task hands to `solvers.lexical.lexical_generate`.
+
+    Transformer calls are ordinary Inspect model calls: they appear in the sample's transcript, and they go through
+    Inspect's model cache with a policy that ignores the epoch (`TRANSFORMER_CACHE`: `per_epoch=False`, no expiry),
+    so that every epoch of a run, and every later run with the same transformer, sees the same follow-up. Without
+    that, `--epochs N` would mix the transformer's randomness into the flakiness it is meant to measure (LLMorph
+    re-ran "exactly the same groups").
+
+    Args:
+        transformer: The transformer model (an Inspect model name or a `Model`), resolved when a sample is solved.
+        cache: Cache transformer calls across epochs and runs; False re-transforms.
+
+    Returns:
+        An async function of a pending sample's id (which seeds MR-25's words, `transform_seed`) and metadata (the
+        builder's plan: `mr`, `premises`, `conclusion`, `changed_premises`, `changed_conclusion`).
+    """
+    policy: bool | CachePolicy = TRANSFORMER_CACHE if cache else False
+
+    async def transform_pending(sample_id: str, metadata: Mapping[str, Any]) -> LlmFollowUp:
+        return await transform_followup(
+            get_model(transformer),
+            str(metadata["mr"]),
+            list(metadata["premises"]),
+            str(metadata["conclusion"]),
+            list(metadata["changed_premises"]),
+            bool(metadata["changed_conclusion"]),
+            cache=policy,
+            seed=transform_seed(sample_id),
+        )
+
+    return transform_pending
 
 
 def plan_sites(mr: str, n_premises: int, part: str, rng_choice: int) -> tuple[tuple[int, ...], bool]:

@@ -22,8 +22,9 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.model import Model
 
-from lgmt_tasks.lexical.catalogue import DEFAULT_STYLE, STYLES, resolve_mrs, resolve_parts
+from lgmt_tasks.lexical.catalogue import DEFAULT_STYLE, STYLES
 from lgmt_tasks.lexical.dataset import load_lexical, record_to_sample
+from lgmt_tasks.lexical.llm import pending_transform
 from lgmt_tasks.scorers.lexical import OUTPUTS, lexical_consistency
 from lgmt_tasks.scorers.lexical_text_relation import DEFAULT_THRESHOLD_MODE
 from lgmt_tasks.solvers.lexical import lexical_generate
@@ -115,10 +116,9 @@ def lexical(
         raise ValueError(f"style={style!r}: expected one of {', '.join(STYLES)}")
     check_prompting(prompting)
     scorer = lexical_consistency(output, thresholds, equivalent_threshold, different_threshold, embedding_model)
-    mrs, parts = resolve_mrs(mr), resolve_parts(part)
     loaded = load_lexical(
-        mrs,
-        parts,
+        mr,
+        part,
         source=source,
         source_path=source_path,
         per_mr=per_mr,
@@ -134,11 +134,13 @@ def lexical(
             f"relations {', '.join(pending)} are LLM-based: pass -T transformer_model=<any Inspect model> (e.g. "
             "lgmt/smollm2), or evaluate a dataset built with `lgmt build lexical --transformer-model M`"
         )
+    # Pending rows are transformed at eval time; the task, not the solver, knows how (solvers sit below the suites).
+    transform = (
+        pending_transform(transformer_model, transformer_cache) if pending and transformer_model is not None else None
+    )
     return Task(
         dataset=MemoryDataset([record_to_sample(r) for r in rows], name="lexical"),
-        solver=lexical_generate(
-            prompting, transformer=transformer_model if pending else None, cache=transformer_cache, prefill=prefill
-        ),
+        solver=lexical_generate(prompting, transform=transform, prefill=prefill),
         scorer=scorer,
         version=VERSION,
         metadata=loaded.task_metadata,

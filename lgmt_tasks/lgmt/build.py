@@ -35,28 +35,26 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import datasets
 
 from lgmt_tasks.builders.cache import BUILD_LOGGER
 from lgmt_tasks.builders.parallel import Shard, Workers, assign_shards, process_pool
+from lgmt_tasks.builders.result import Build
 from lgmt_tasks.builders.rows import dataset_from_rows
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.ids import content_id, derived_seed
+from lgmt_tasks.lgmt.config import LgmtConfig
 from lgmt_tasks.lgmt.english import followup_english
 from lgmt_tasks.lgmt.relations import RELATIONS
 from lgmt_tasks.lgmt.relations.check import verify
 from lgmt_tasks.lgmt.relations.followup import FollowUp
 from lgmt_tasks.logic.printer import show
-from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
-from lgmt_tasks.sources import logicasker as logicasker_source
-from lgmt_tasks.sources import qmfol as qmfol_source
 from lgmt_tasks.sources.case import Case
 from lgmt_tasks.sources.pipeline import (
     SOURCE_STAGE_REVISION,
-    SourceConfig,
     load_sources,
     ordered_candidates,
     prove_sources,
@@ -66,12 +64,9 @@ BUILD_REVISION = SOURCE_STAGE_REVISION
 """Bumped whenever the builder's output changes for the same config (part of the build-cache key)."""
 
 SourceName = Literal["generated", "folio", "proverqa", "logicnli", "qmfol", "logicasker"]
-ALL = "all"
-"""`per_mr` value meaning no cap: every applicable (source case, relation) pair is tried (the paper's pool)."""
 RUN_SIZE = 250
 """Candidates per unit of work when `per_mr="all"` (then a bucket's candidates are independent): small enough to
 balance two processes or many shards, large enough that pickling is negligible. The output does not depend on it."""
-CATEGORIES: tuple[str, ...] = ("MR-E", "MR-S", "MR-P", "MR-C")
 
 _FOLLOWUP_FEATURES = {
     "mr": datasets.Value("string"),
@@ -111,171 +106,8 @@ FEATURES = datasets.Features(
 )
 
 
-@dataclass(frozen=True)
-class LgmtConfig:
-    """Everything that determines an LGMT build (and so its cache key).
-
-    Attributes:
-        source: Where source cases come from.
-        source_path: File or folder of the source data (required except for `generated`).
-        extra_sources: Further `(source, source_path)` pairs pooled with the first (path None for `generated`);
-            left out of `key()` when empty, so single-source keys are unchanged.
-        mrs: Relation ids to build groups for (default: all 20).
-        per_mr: Groups per relation (the paper: up to 200), or `"all"`: no cap, every applicable pair.
-        seed: Build seed.
-        followups: Follow-ups per group (1 as in the paper; k > 1 adds k - 1 follow-ups from other relations).
-        compose: 0 for single relations; 2 or 3 for chains of relations proven end to end.
-        names: Fresh symbols for MR-S: `abstract` (Con1, Pre1) or `natural` (words).
-        direction: Which direction of the MR-E2 laws to use (`forward`, `introduction`, `any`).
-        generated_cases: Number of generated source cases (for `source="generated"`).
-        timeout_ms: Z3 limit per query.
-        depths: Reasoning depths of the `qmfol` source (QMFOL's D, 1–20; `lgmt_tasks.sources.qmfol`).
-        widths: Reasoning widths of the `qmfol` source (QMFOL's W, 0–20).
-        per_cell: `qmfol` source problems per (depth, width) cell.
-            The three are stored sorted and without repeats, and left out of `key()` unless a source is `qmfol`, so
-            the keys of other builds are unchanged; with no `qmfol` source, giving them is an error.
-            With a `logicasker` source, `depths` are its chain lengths (1–7) and `per_cell` its tests per depth
-            (both in `key()`); LogicAsker has no width, so `widths` stays out of the key and giving it is an error.
-    """
-
-    source: str = "generated"
-    source_path: str | None = None
-    extra_sources: tuple[tuple[str, str | None], ...] = ()
-    mrs: tuple[str, ...] = tuple(RELATIONS)
-    per_mr: int | str = 200
-    seed: int = 0
-    followups: int = 1
-    compose: int = 0
-    names: str = "abstract"
-    direction: str = "any"
-    generated_cases: int = 300
-    timeout_ms: int = DEFAULT_TIMEOUT_MS
-    depths: tuple[int, ...] = qmfol_source.DEFAULT_DEPTHS
-    widths: tuple[int, ...] = qmfol_source.DEFAULT_WIDTHS
-    per_cell: int = qmfol_source.DEFAULT_PER_CELL
-
-    def __post_init__(self) -> None:
-        if self.uses_qmfol:
-            object.__setattr__(self, "depths", qmfol_source.grid_values("depth", self.depths, ()))
-            object.__setattr__(self, "widths", qmfol_source.grid_values("width", self.widths, ()))
-            qmfol_source.check_per_cell(self.per_cell)
-        elif self.uses_logicasker:
-            if tuple(self.widths) != qmfol_source.DEFAULT_WIDTHS:
-                raise ValueError(
-                    f"width={','.join(map(str, self.widths))}: source=logicasker has no width (LogicAsker varies the "
-                    "chain length only); drop width and set depth"
-                )
-            object.__setattr__(self, "depths", logicasker_source.depth_values(self.depths))
-            qmfol_source.check_per_cell(self.per_cell)
-        else:
-            given = [
-                f"{name}={','.join(map(str, value)) if isinstance(value, (list, tuple)) else value}"
-                for name, value, default in (
-                    ("depth", self.depths, qmfol_source.DEFAULT_DEPTHS),
-                    ("width", self.widths, qmfol_source.DEFAULT_WIDTHS),
-                    ("per_cell", self.per_cell, qmfol_source.DEFAULT_PER_CELL),
-                )
-                if (tuple(value) if isinstance(value, (list, tuple)) else value) != default
-            ]
-            if given:
-                raise ValueError(
-                    f"{', '.join(given)}: depth, width and per_cell set the difficulty grid of source=qmfol "
-                    "(depth and per_cell: of source=logicasker); "
-                    f"the sources here are {', '.join(s for s, _ in self.sources())}"
-                )
-        self.source_configs()  # validates the sources and their paths
-        pairs = self.sources()
-        repeated = sorted({f"{s} {p or ''}".strip() for s, p in pairs if pairs.count((s, p)) > 1})
-        if repeated:
-            raise ValueError(f"sources: {', '.join(repeated)} given more than once")
-        unknown = [m for m in self.mrs if m not in RELATIONS]
-        if unknown:
-            raise ValueError(f"mrs: unknown relation(s) {unknown}; expected ids among {', '.join(RELATIONS)}")
-        if not self.mrs:
-            raise ValueError("mrs: at least one relation is needed")
-        if self.per_mr != ALL and (
-            isinstance(self.per_mr, bool) or not isinstance(self.per_mr, int) or self.per_mr < 1
-        ):
-            raise ValueError(f"per_mr={self.per_mr!r}: expected an integer of at least 1, or {ALL!r} (no cap)")
-        if self.followups < 1:
-            raise ValueError(f"followups={self.followups}: must be at least 1")
-        if self.compose not in (0, 2, 3):
-            raise ValueError(f"compose={self.compose}: expected 0, 2 or 3")
-        if self.names not in ("abstract", "natural"):
-            raise ValueError(f"names={self.names!r}: expected 'abstract' or 'natural'")
-        if self.direction not in ("forward", "introduction", "any"):
-            raise ValueError(f"direction={self.direction!r}: expected 'forward', 'introduction' or 'any'")
-
-    def key(self) -> dict[str, Any]:
-        """The config as plain data (for cache keys and the dataset card); `per_mr` may be `"all"`."""
-        key = asdict(self)
-        if not self.extra_sources:
-            del key["extra_sources"]
-        if not self.uses_qmfol:
-            for name in ("depths", "widths", "per_cell") if not self.uses_logicasker else ("widths",):
-                del key[name]
-        return key
-
-    @classmethod
-    def from_key(cls, key: dict[str, Any]) -> LgmtConfig:
-        """The config a `key()` was made from (as read back from JSON: lists become tuples)."""
-        values = dict(key)
-        values["mrs"] = tuple(values.get("mrs", tuple(RELATIONS)))
-        values["extra_sources"] = tuple(
-            (str(source), None if path is None else str(path)) for source, path in values.get("extra_sources", ())
-        )
-        for name in ("depths", "widths"):
-            if name in values:
-                values[name] = tuple(values[name])
-        return cls(**values)
-
-    @property
-    def uses_qmfol(self) -> bool:
-        """Whether a source of the build is `qmfol` (then the difficulty grid is part of the config)."""
-        return any(source == qmfol_source.SOURCE for source, _ in self.sources())
-
-    @property
-    def uses_logicasker(self) -> bool:
-        """Whether a source of the build is `logicasker` (then its depths and per_cell are part of the config)."""
-        return any(source == logicasker_source.SOURCE for source, _ in self.sources())
-
-    @property
-    def cap(self) -> int | None:
-        """Groups per relation, or None for `per_mr="all"`."""
-        return None if self.per_mr == ALL else int(self.per_mr)
-
-    def sources(self) -> list[tuple[str, str | None]]:
-        """Every `(source, source_path)` pair of the build, the first one first."""
-        return [(self.source, self.source_path), *self.extra_sources]
-
-    def source_config(self) -> SourceConfig:
-        """Where this build's (first) source cases come from (the shared source stage's config)."""
-        return self.source_configs()[0]
-
-    def source_configs(self) -> list[SourceConfig]:
-        """The shared source stage's config of every source of the build."""
-        return [
-            SourceConfig(
-                source,
-                path,
-                self.seed,
-                self.generated_cases,
-                self.timeout_ms,
-                self.depths,
-                self.widths,
-                self.per_cell,
-            )
-            for source, path in self.sources()
-        ]
-
-
-@dataclass
-class LgmtBuild:
-    """A finished build: the rows and the statistics."""
-
-    dataset: datasets.Dataset
-    stats: BuildStats = field(default_factory=BuildStats)
-    config: LgmtConfig = field(default_factory=LgmtConfig)
+class LgmtBuild(Build[LgmtConfig]):
+    """A finished LGMT build: its rows, statistics and config."""
 
 
 def _followup_record(case: Case, fu: FollowUp) -> dict[str, Any]:

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from lgmt_tasks import __version__
-from lgmt_tasks.builders.command import changed_options, source_options
+from lgmt_tasks.builders.schema import reproduce_command
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.hub.card_text import repo_folder, usage_section
 from lgmt_tasks.hub.repo import CardSpec, write_build_repo
-from lgmt_tasks.lgmt.build import LgmtBuild, LgmtConfig
+from lgmt_tasks.lgmt.build import LgmtBuild
+from lgmt_tasks.lgmt.config import LgmtConfig
 from lgmt_tasks.sources.licences import SOURCE_LICENCES, licence_name
 from lgmt_tasks.suites import suite
 
@@ -36,42 +36,18 @@ each sentence's round trip proven by Z3) |
 | `extra_followups` | further follow-ups of the same source (when built with `--followups k`) |"""
 
 
-def build_command(config: LgmtConfig, out: str, translation: Mapping[str, Any] | None = None) -> str:
-    """The `lgmt build` command that reproduces a config (and the model translation, if one was run)."""
-    default = LgmtConfig()
-    parts = [
-        "lgmt",
-        "build",
-        "lgmt",
-        *source_options(config.source, config.source_path, config.mrs, default.mrs, config.extra_sources),
+def translation_args(translation: Mapping[str, Any] | None) -> list[str]:
+    """The reproduce command's arguments of a model translation (a step after the build, not in its config)."""
+    if not translation:
+        return []
+    return [
+        "--translator",
+        "model",
+        "--translator-model",
+        str(translation["model"]),
+        "--translation-attempts",
+        str(translation["attempts"]),
     ]
-    parts += changed_options(
-        [
-            ("--per-mr", config.per_mr, default.per_mr),
-            ("--followups", config.followups, default.followups),
-            ("--compose", config.compose, default.compose),
-            ("--names", config.names, default.names),
-            ("--direction", config.direction, default.direction),
-            ("--generated-cases", config.generated_cases, default.generated_cases),
-            ("--timeout-ms", config.timeout_ms, default.timeout_ms),
-        ]
-    )
-    if config.uses_qmfol:  # the difficulty grid of the qmfol source, always spelt out
-        parts += ["--depth", ",".join(map(str, config.depths)), "--width", ",".join(map(str, config.widths))]
-        parts += ["--per-cell", str(config.per_cell)]
-    elif config.uses_logicasker:  # LogicAsker chains have a depth (chain length) and no width
-        parts += ["--depth", ",".join(map(str, config.depths)), "--per-cell", str(config.per_cell)]
-    if translation:
-        parts += [
-            "--translator",
-            "model",
-            "--translator-model",
-            str(translation["model"]),
-            "--translation-attempts",
-            str(translation["attempts"]),
-        ]
-    parts += ["--seed", str(config.seed), "--out", out]
-    return shlex.join(parts)
 
 
 def translation_text(stats: BuildStats) -> str:
@@ -169,7 +145,7 @@ decide in {cfg.timeout_ms} ms were dropped and are counted below.
 ## How it was built
 
 ```
-{build_command(cfg, out, stats.notes.get("translation"))}
+{reproduce_command("lgmt", cfg, out, translation_args(stats.notes.get("translation")))}
 ```
 
 {translation_text(stats)}

@@ -9,54 +9,29 @@ from typing import Any
 
 import click
 
-from lgmt_tasks.builders.command import check_out, overwrite_option, pair_sources, write_out
+from lgmt_tasks.builders.command import (
+    check_out,
+    num_proc_option,
+    out_option,
+    overwrite_option,
+    pair_sources,
+    write_out,
+)
+from lgmt_tasks.builders.schema import (
+    SOURCE,
+    SOURCE_PATH,
+    TRANSLATION_ATTEMPTS,
+    TRANSLATOR,
+    TRANSLATOR_MODEL,
+    build_options,
+    config_from_options,
+    schema_option,
+)
 from lgmt_tasks.lgmt.cli_audit import audit_translations_command
+from lgmt_tasks.lgmt.config import LgmtConfig
 from lgmt_tasks.lgmt.plan import plan_command
 from lgmt_tasks.lgmt.shrink.command import shrink_command
-from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
 from lgmt_tasks.vocabulary import SOURCES
-
-
-class PerMr(click.ParamType):
-    """`--per-mr`: a positive integer, or `all` (no cap: every applicable source case and relation)."""
-
-    name = "N|all"
-
-    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
-        """`N|all` (click would upper-case the name)."""
-        return self.name
-
-    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> int | str:
-        """The integer, or `"all"`; anything else fails with click's usage error."""
-        if isinstance(value, int) and not isinstance(value, bool):
-            number = value
-        elif isinstance(value, str) and value.strip().lower() == "all":
-            return "all"
-        elif isinstance(value, str) and value.strip().isdigit():
-            number = int(value)
-        else:
-            self.fail(f"{value!r}: expected a positive integer or 'all'", param, ctx)
-        if number < 1:
-            self.fail(f"{value!r}: expected a positive integer or 'all'", param, ctx)
-        return number
-
-
-def qmfol_grid(depth: str | None, width: str | None, per_cell: int | None) -> dict[str, Any]:
-    """The `LgmtConfig` difficulty-grid arguments given on the command line (`--depth 1,3` → `depths=(1, 3)`).
-
-    Only given options are passed, so that `LgmtConfig` refuses them for a build without `--source qmfol`.
-    """
-    from lgmt_tasks.sources.qmfol import grid_values
-
-    grid: dict[str, Any] = {}
-    if depth is not None:
-        grid["depths"] = grid_values("depth", depth, ())
-    if width is not None:
-        grid["widths"] = grid_values("width", width, ())
-    if per_cell is not None:
-        grid["per_cell"] = per_cell
-    return grid
-
 
 MERGE_OPTIONS = ("out", "overwrite", "merge_shards")
 """The only options `--merge-shards` takes: the build's config comes from the shards."""
@@ -70,96 +45,20 @@ MERGE_OPTIONS = ("out", "overwrite", "merge_shards")
     multiple=True,
     default=("generated",),
     show_default=True,
-    help="Where source cases come from; repeat to pool several sources in one build.",
+    help=SOURCE.help + " Repeat to pool several sources in one build.",
 )
 @click.option(
     "--source-path",
     "source_paths",
     type=click.Path(exists=True),
     multiple=True,
-    help="File or folder of source records, one per --source other than generated, qmfol and logicasker, paired in "
-    "order.",
+    help=SOURCE_PATH.help + " One per --source other than generated, qmfol and logicasker, paired in order.",
 )
-@click.option("--mr", "mrs", multiple=True, help="Relation id (repeatable), e.g. MR-E1.1. Default: all 20.")
-@click.option(
-    "--per-mr",
-    type=PerMr(),
-    default=200,
-    show_default=True,
-    help="Groups per relation, or 'all': every applicable (source case, relation) pair (the paper-scale pool).",
-)
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--followups", type=int, default=1, show_default=True, help="Follow-ups per group.")
-@click.option(
-    "--compose",
-    type=click.Choice(["0", "2", "3"]),
-    default="0",
-    show_default=True,
-    help="Chain length of composed relations (0: single relations).",
-)
-@click.option(
-    "--names",
-    type=click.Choice(["abstract", "natural"]),
-    default="abstract",
-    show_default=True,
-    help="Fresh symbols for MR-S.",
-)
-@click.option(
-    "--direction",
-    type=click.Choice(["forward", "introduction", "any"]),
-    default="any",
-    show_default=True,
-    help="Direction of the MR-E2 laws.",
-)
-@click.option(
-    "--generated-cases", type=int, default=300, show_default=True, help="Source cases to generate (--source generated)."
-)
-@click.option(
-    "--depth",
-    "depth",
-    default=None,
-    metavar="D[,D...]",
-    help="Reasoning depths of --source qmfol, 1-20 (default 1,2,3): the QMFOL rule-chain length; of --source "
-    "logicasker, 1-7 (default 1,2,3): the LogicAsker chain length.",
-)
-@click.option(
-    "--width",
-    "width",
-    default=None,
-    metavar="W[,W...]",
-    help="Reasoning widths of --source qmfol, 0-20 (default 1,2): the number of and/or connectives in the rules.",
-)
-@click.option(
-    "--per-cell",
-    type=int,
-    default=None,
-    help="Source problems per (depth, width) cell of --source qmfol (default 24: 8 seeds x 3 labels), per depth of "
-    "--source logicasker.",
-)
-@click.option("--timeout-ms", type=int, default=DEFAULT_TIMEOUT_MS, show_default=True, help="Z3 limit per query.")
-@click.option(
-    "--translator",
-    type=click.Choice(["template", "model"]),
-    default="template",
-    show_default=True,
-    help="English of transformed formulas: the drift-free template realiser, or a model (the paper's "
-    "prompt, each sentence checked by a round trip proven by Z3; rejected groups are dropped).",
-)
-@click.option("--translator-model", default=None, help="Inspect model for --translator model (e.g. openai/gpt-4o).")
-@click.option(
-    "--translation-attempts",
-    type=click.IntRange(min=1),
-    default=2,
-    show_default=True,
-    help="Round trips per sentence before its group is rejected (--translator model).",
-)
-@click.option(
-    "--num-proc",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Processes to build with (the output does not depend on it).",
-)
+@build_options(LgmtConfig)
+@schema_option("translator", "template", TRANSLATOR)
+@schema_option("translator_model", None, TRANSLATOR_MODEL)
+@schema_option("translation_attempts", 2, TRANSLATION_ATTEMPTS)
+@num_proc_option
 @click.option(
     "--shard",
     default=None,
@@ -173,25 +72,13 @@ MERGE_OPTIONS = ("out", "overwrite", "merge_shards")
     multiple=True,
     help="A shard folder (repeat for every shard): write their merged build, the unsharded build's bytes, to --out.",
 )
-@click.option("--out", type=click.Path(), required=True, help="Output folder (e.g. datasets/lgmt).")
+@out_option("datasets/lgmt")
 @overwrite_option
 @click.pass_context
 def build_command(
     ctx: click.Context,
     sources: tuple[str, ...],
     source_paths: tuple[str, ...],
-    mrs: tuple[str, ...],
-    per_mr: int | str,
-    seed: int,
-    followups: int,
-    compose: str,
-    names: str,
-    direction: str,
-    generated_cases: int,
-    depth: str | None,
-    width: str | None,
-    per_cell: int | None,
-    timeout_ms: int,
     translator: str,
     translator_model: str | None,
     translation_attempts: int,
@@ -200,12 +87,12 @@ def build_command(
     merge_shards: tuple[str, ...],
     out: str,
     overwrite: bool,
+    **options: Any,
 ) -> None:
     """Build LGMT metamorphic groups: sources x relations, every label and follow-up proven by Z3."""
     from lgmt_tasks.builders.parallel import Shard
-    from lgmt_tasks.lgmt.build import LgmtConfig, build_lgmt, build_lgmt_shard
+    from lgmt_tasks.lgmt.build import build_lgmt, build_lgmt_shard
     from lgmt_tasks.lgmt.card import write_lgmt_repo
-    from lgmt_tasks.lgmt.relations import RELATIONS
     from lgmt_tasks.lgmt.shards import write_lgmt_shard
 
     if merge_shards:
@@ -219,9 +106,10 @@ def build_command(
         _merge_command(merge_shards, out, overwrite)
         return
     pairs = pair_sources(sources, source_paths, pathless=("generated", "qmfol", "logicasker"))
-    if width is not None and "logicasker" in sources and "qmfol" not in sources:
+    if options["widths"] is not None and "logicasker" in sources and "qmfol" not in sources:
         raise click.BadParameter(
-            f"{width!r}: --source logicasker has no width (LogicAsker varies the chain length only); use --depth",
+            f"{options['widths']!r}: --source logicasker has no width (LogicAsker varies the chain length only); "
+            "use --depth",
             param_hint="--width",
         )
     shard_spec = None
@@ -237,24 +125,9 @@ def build_command(
         raise click.UsageError("--translator model needs --translator-model M (any Inspect model name)")
     if translator == "template" and translator_model:
         raise click.UsageError("--translator-model is only used with --translator model")
-    try:
-        config = LgmtConfig(
-            source=pairs[0][0],
-            source_path=pairs[0][1],
-            extra_sources=tuple(pairs[1:]),
-            mrs=tuple(mrs) or tuple(RELATIONS),
-            per_mr=per_mr,
-            seed=seed,
-            followups=followups,
-            compose=int(compose),
-            names=names,
-            direction=direction,
-            generated_cases=generated_cases,
-            timeout_ms=timeout_ms,
-            **qmfol_grid(depth, width, per_cell),
-        )
-    except ValueError as exc:
-        raise click.BadParameter(str(exc)) from exc
+    config = config_from_options(
+        LgmtConfig, options, source=pairs[0][0], source_path=pairs[0][1], extra_sources=tuple(pairs[1:])
+    )
     check_out(out, overwrite)
     if shard_spec is not None:
         part = build_lgmt_shard(config, shard_spec, progress=True, num_proc=num_proc)
@@ -268,7 +141,7 @@ def build_command(
 
         assert translator_model is not None
         translated, translation_stats = translate_build(
-            result, translator_model, attempts=translation_attempts, timeout_ms=timeout_ms, progress=True
+            result, translator_model, attempts=translation_attempts, timeout_ms=config.timeout_ms, progress=True
         )
         result = with_translation(result, translated, translation_stats)
     write_out(out, lambda folder: write_lgmt_repo(result, folder), overwrite)

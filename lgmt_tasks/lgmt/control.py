@@ -28,6 +28,7 @@ from collections.abc import Sequence
 import pandas as pd
 from inspect_ai.model._generate_config import active_generate_config
 
+from lgmt_tasks.lgmt.frame import SETTING, group_frame
 from lgmt_tasks.scorers.pairwise import CONTROL_KEYS, OUTCOME_KEYS, mvr_minus_control
 
 logger = logging.getLogger(__name__)
@@ -88,11 +89,11 @@ def has_control(groups: pd.DataFrame) -> bool:
     return "paired" in groups and bool(groups["paired"].notna().any())
 
 
-def control_table(groups: pd.DataFrame, setting: Sequence[str] = ("model", "prompting", "settings")) -> pd.DataFrame:
+def control_table(groups: pd.DataFrame, setting: Sequence[str] = tuple(SETTING)) -> pd.DataFrame:
     """Per setting, one row per relation and an `all` row: MVR, control rate, their difference, interval, verdict.
 
     Args:
-        groups: `lgmt_tasks.lgmt.report.group_frame` rows (epoch-reduced outcome and control keys per group).
+        groups: `lgmt_tasks.lgmt.frame.group_frame` rows (epoch-reduced outcome and control keys per group).
         setting: The columns that identify a run's setting (rows of different settings are never pooled).
 
     Returns:
@@ -134,10 +135,8 @@ def controlled_logs(paths: Sequence[str]) -> list[str]:
 
 def control_section(paths: Sequence[str]) -> str:
     """`lgmt report`'s noise-floor section: the title and `control_table` of the controlled runs ("" if none)."""
-    from lgmt_tasks.lgmt.report import _SETTING, group_frame  # the report imports this module
-
     logs = controlled_logs(paths)
-    table = control_table(group_frame(logs), _SETTING) if logs else pd.DataFrame()
+    table = control_table(group_frame(logs), SETTING) if logs else pd.DataFrame()
     if table.empty:
         return ""
     return f"{CONTROL_TITLE}:\n" + table.to_markdown(index=False, floatfmt=".3f")

@@ -8,7 +8,7 @@ from typing import Any
 
 from inspect_ai.dataset import Sample
 
-from lgmt_tasks.builders.load import Build, Loaded, load_selected, rows_only, where
+from lgmt_tasks.builders.load import BuildRecipe, Loaded, load_selected, rows_only, where
 from lgmt_tasks.builders.order import Strata
 from lgmt_tasks.lgmt.relations import RELATIONS
 from lgmt_tasks.solvers.prompts import render_user_prompt
@@ -76,9 +76,10 @@ def load_lgmt(
     grid = _difficulty_grid(source, depth, width, dataset)
     wanted = set(mrs)
 
-    def build() -> Build:
-        from lgmt_tasks.lgmt.build import BUILD_REVISION, LgmtConfig, build_lgmt
+    def build() -> BuildRecipe:
+        from lgmt_tasks.lgmt.build import BUILD_REVISION, build_lgmt
         from lgmt_tasks.lgmt.card import write_lgmt_repo
+        from lgmt_tasks.lgmt.config import LgmtConfig
 
         config = LgmtConfig(
             source=source,
@@ -96,7 +97,9 @@ def load_lgmt(
                 "translator='model' needs a model: build with `lgmt build lgmt --translator model "
                 "--translator-model M` and pass the folder as -T dataset=..."
             )
-        return Build(config.key(), lambda out: write_lgmt_repo(build_lgmt(config, progress=True), out), BUILD_REVISION)
+        return BuildRecipe(
+            config.key(), lambda out: write_lgmt_repo(build_lgmt(config, progress=True), out), BUILD_REVISION
+        )
 
     return load_selected(
         "lgmt",

@@ -84,7 +84,7 @@ def with_difficulty(groups: pd.DataFrame) -> pd.DataFrame:
     """The groups whose source has a difficulty (QMFOL, LogicAsker), with `depth` and `width` columns.
 
     Args:
-        groups: `lgmt_tasks.lgmt.report.group_frame` rows (with `source_dataset` and `source_id`).
+        groups: `lgmt_tasks.lgmt.frame.group_frame` rows (with `source_dataset` and `source_id`).
 
     Returns:
         The groups with a difficulty (empty when there are none); `width` is `NO_WIDTH` for a LogicAsker source.

@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lgmt_tasks.lgmt.relations.followup import FollowUp
-from lgmt_tasks.logic.lexicon import Lexicon, lexicon_for, split_name
+from lgmt_tasks.logic.lexicon import Lexicon, lexicon_for
+from lgmt_tasks.logic.phrasing import split_name
 from lgmt_tasks.logic.realize import realize
 from lgmt_tasks.logic.syntax import Formula, signature
 from lgmt_tasks.sources.case import Case

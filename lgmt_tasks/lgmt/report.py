@@ -28,112 +28,26 @@ FRR (Table 5) needs a manual review of sampled violations (`lgmt report --sample
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
-from inspect_ai.analysis import EvalColumn, SampleColumn, samples_df
 
-from lgmt_tasks import suites as registry
 from lgmt_tasks.lgmt.control import CONTROL_TABLE, CONTROL_TITLE, control_table, has_control
 from lgmt_tasks.lgmt.difficulty import difficulty_heatmaps, difficulty_table
-from lgmt_tasks.report.settings import settings_key, settings_labels
+from lgmt_tasks.lgmt.frame import SETTING, SUITE, category_of, group_frame, sort_key
 from lgmt_tasks.report.suite_report import SuiteReport
 from lgmt_tasks.report.suite_tools import interval_bars, pyplot, save_png, slug
-from lgmt_tasks.report.suites import LGMT_TASKS, prompting_of, task_name
 from lgmt_tasks.scorers.intervals import wilson_interval
-from lgmt_tasks.scorers.pairwise import CONTROL_KEYS, OUTCOME_KEYS, RATE_NAMES, RATES
+from lgmt_tasks.scorers.pairwise import OUTCOME_KEYS, RATE_NAMES, RATES
 from lgmt_tasks.vocabulary import PROMPTINGS
-
-SUITE = "lgmt"
-SCORER = registry.suite(SUITE).scorer
-"""The LGMT scorer's name in logs, `metamorphic_consistency` (its dict score holds `OUTCOME_KEYS`)."""
-
-CATEGORIES: tuple[str, ...] = ("MR-E", "MR-S", "MR-P", "MR-C")
-"""The relation categories, in the paper's order (Table 7)."""
 
 CATEGORY_COLOURS = {"MR-E": "tab:blue", "MR-S": "tab:orange", "MR-P": "tab:green", "MR-C": "tab:red"}
 
 AVG = "Avg. MVR"
 """Column of Tables 7 and 9 pooling the violations of every model (the paper's definition)."""
-
-_SETTING = ["model", "prompting", "settings"]
-
-
-def _columns() -> list[Any]:
-    return [
-        EvalColumn("created", path="eval.created", required=True),
-        EvalColumn("task", path="eval.task", required=True),
-        EvalColumn("model", path="eval.model", required=True),
-        EvalColumn("task_args", path="eval.task_args"),
-        SampleColumn("id", path="id", required=True, type=str),
-        SampleColumn("epoch", path="epoch", required=True),
-        SampleColumn("mr", path="metadata.mr"),
-        SampleColumn("category", path="metadata.category"),
-        SampleColumn("source_dataset", path="metadata.source_dataset"),
-        SampleColumn("source_id", path="metadata.source_id"),
-        *(SampleColumn(key, path=f"scores.{SCORER}.value.{key}") for key in OUTCOME_KEYS),
-        *(SampleColumn(key, path=f"scores.{SCORER}.value.{key}") for key in CONTROL_KEYS),  # -T control=true
-    ]
-
-
-def group_frame(paths: Sequence[str | Path]) -> pd.DataFrame:
-    """One row per scored group (epochs mean-reduced) of the LGMT logs among `paths`, deduplicated per setting.
-
-    Columns: `log`, `created`, `task`, `model`, `prompting`, `settings` (`lgmt_tasks.report.settings`), `id`, `mr`,
-    `category`, `epochs`, and the outcome keys (0/1, or epoch means).
-    """
-    if not paths:
-        return pd.DataFrame()
-    frame = samples_df([str(p) for p in paths], columns=_columns(), quiet=True)
-    frame["task"] = frame["task"].map(task_name)
-    frame = frame[frame["task"].isin(LGMT_TASKS)]
-    frame = frame.dropna(subset=["parsed"])  # samples that errored or another scorer's logs: no LGMT score
-    if frame.empty:
-        return pd.DataFrame()
-    args = frame["task_args"].map(lambda a: json.loads(a) if isinstance(a, str) else a)
-    frame["prompting"] = [prompting_of(SUITE, a) for a in args]
-    settings = [settings_key(SUITE, a) for a in args]
-    labels = settings_labels(settings)
-    frame["settings"] = [labels[key] for key in settings]
-    keys = ["log", "created", "task", "model", "prompting", "settings", "id", "mr", "category"]
-    keys += [k for k in ("source_dataset", "source_id") if k in frame]  # per group: the difficulty of QMFOL sources
-    measured = [*OUTCOME_KEYS, *(k for k in CONTROL_KEYS if k in frame)]  # control keys: NaN without a control
-    frame = frame.astype({k: float for k in measured})
-    reduced = frame.groupby(keys, dropna=False, sort=False).agg(
-        epochs=("epoch", "count"), **{k: (k, "mean") for k in measured}
-    )
-    reduced = reduced.reset_index().sort_values(["created", "log"], ascending=False, kind="stable")
-    reduced = reduced.drop_duplicates(subset=[*_SETTING, "id"], keep="first")
-    return reduced.sort_values([*_SETTING, "mr", "id"], key=_order, kind="stable").reset_index(drop=True)
-
-
-def _order(column: pd.Series) -> pd.Series:
-    """Sort key: the paper's order for prompting and categories, natural order for relations."""
-    if column.name == "prompting":
-        return column.map(lambda p: PROMPTINGS.index(p) if p in PROMPTINGS else len(PROMPTINGS))
-    if column.name == "category":
-        return column.map(lambda c: CATEGORIES.index(c) if c in CATEGORIES else len(CATEGORIES))
-    if column.name == "mr":
-        return column.map(_relation_key)
-    return column
-
-
-def _relation_key(mr: str) -> tuple[int, tuple[int, ...], str]:
-    head = mr.split("+", 1)[0]
-    category = head.rstrip("0123456789.")
-    numbers = tuple(int(n) for n in head[len(category) :].split(".") if n.isdigit())
-    rank = CATEGORIES.index(category) if category in CATEGORIES else len(CATEGORIES)
-    return rank, numbers, mr
-
-
-def _category_of(relation: str) -> str:
-    """`MR-E1.1` → `MR-E` (a category name is its own category)."""
-    rank = _relation_key(relation)[0]
-    return CATEGORIES[rank] if rank < len(CATEGORIES) else ""
 
 
 def rates(groups: pd.DataFrame, names: Sequence[str] = RATE_NAMES) -> dict[str, float]:
@@ -160,10 +74,10 @@ def _integral(table: pd.DataFrame) -> pd.DataFrame:
 
 def per_setting(groups: pd.DataFrame, by: Sequence[str] = ()) -> pd.DataFrame:
     """One row per (model, prompting, *by) with every rate, its standard error, counts and MVR's Wilson interval."""
-    keys = [*_SETTING, *by]
+    keys = [*SETTING, *by]
     rows = [{**dict(zip(keys, key, strict=True)), **rates(chunk)} for key, chunk in groups.groupby(keys, sort=False)]
     table = pd.DataFrame(rows)
-    return _integral(table.sort_values(keys, key=_order, kind="stable").reset_index(drop=True))
+    return _integral(table.sort_values(keys, key=sort_key, kind="stable").reset_index(drop=True))
 
 
 def mvr_matrix(groups: pd.DataFrame, by: str) -> pd.DataFrame:
@@ -185,7 +99,7 @@ def mvr_matrix(groups: pd.DataFrame, by: str) -> pd.DataFrame:
             row[model] = rates(part, ["mvr"])["mvr"] if len(part) else math.nan
         rows.append(row)
     table = pd.DataFrame(rows, columns=["prompting", "settings", by, AVG, *models])
-    return table.sort_values(["prompting", "settings", by], key=_order, kind="stable").reset_index(drop=True)
+    return table.sort_values(["prompting", "settings", by], key=sort_key, kind="stable").reset_index(drop=True)
 
 
 def tables(groups: pd.DataFrame) -> tuple[dict[str, pd.DataFrame], dict[str, str]]:
@@ -193,14 +107,14 @@ def tables(groups: pd.DataFrame) -> tuple[dict[str, pd.DataFrame], dict[str, str
     setting = per_setting(groups)
     out: dict[str, pd.DataFrame] = {
         "table4_effectiveness": setting[
-            [*_SETTING, "mvr", "mvr_stderr", "mvr_low", "mvr_high", "violations", "parsed", "groups", "unparsed_rate"]
+            [*SETTING, "mvr", "mvr_stderr", "mvr_low", "mvr_high", "violations", "parsed", "groups", "unparsed_rate"]
         ],
         "table6_static_vs_lgmt": setting[
-            [*_SETTING, "acc_static", "acc_static_stderr", "acc_cons", "acc_cons_stderr", "hdr", "hdr_stderr"]
+            [*SETTING, "acc_static", "acc_static_stderr", "acc_cons", "acc_cons_stderr", "hdr", "hdr_stderr"]
         ],
         "table7_categories": mvr_matrix(groups, "category"),
         "table8_prompting": setting[
-            [*_SETTING, "acc_static", "acc_cons", "hdr", "mvr", "fur", "unparsed_rate", "parsed", "groups"]
+            [*SETTING, "acc_static", "acc_cons", "hdr", "mvr", "fur", "unparsed_rate", "parsed", "groups"]
         ],
         "table9_relations": mvr_matrix(groups, "mr").rename(columns={"mr": "relation"}),
         "categories": per_setting(groups, ["category"]),
@@ -220,7 +134,7 @@ def tables(groups: pd.DataFrame) -> tuple[dict[str, pd.DataFrame], dict[str, str
         out["difficulty_depth_width"] = difficulty
         titles["difficulty_depth_width"] = "MVR (95% Wilson interval) and Acc_cons per depth × width of the sources"
     if has_control(groups):  # runs with -T control=true: MVR against the model's own noise floor
-        out[CONTROL_TABLE], titles[CONTROL_TABLE] = control_table(groups, _SETTING), CONTROL_TITLE
+        out[CONTROL_TABLE], titles[CONTROL_TABLE] = control_table(groups, SETTING), CONTROL_TITLE
     return out, titles
 
 
@@ -232,7 +146,7 @@ def relation_plot(
         (relations["model"] == model) & (relations["prompting"] == prompting) & (relations["settings"] == settings)
     ]
     labels = [str(v) for v in chunk[by]]
-    colours = [CATEGORY_COLOURS.get(_category_of(v), "tab:gray") for v in labels]
+    colours = [CATEGORY_COLOURS.get(category_of(v), "tab:gray") for v in labels]
     counts = [
         f"{label}  ({int(n)})" if float(n).is_integer() else f"{label}  ({n:g})"
         for label, n in zip(labels, chunk["parsed"], strict=True)
@@ -298,7 +212,7 @@ def plots(groups: pd.DataFrame, folder: Path) -> list[Path]:
     relations = per_setting(groups, ["mr"]).rename(columns={"mr": "relation"})
     categories = per_setting(groups, ["category"])
     written: list[Path] = []
-    for model, prompting, settings in relations[_SETTING].drop_duplicates().itertuples(index=False):
+    for model, prompting, settings in relations[SETTING].drop_duplicates().itertuples(index=False):
         name = "_".join([slug(str(model)), slug(str(prompting)), *([slug(settings)] if settings else [])]) + ".png"
         written.append(relation_plot(relations, model, prompting, folder / f"mvr_relations_{name}", settings=settings))
         written.append(

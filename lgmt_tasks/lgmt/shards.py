@@ -16,10 +16,12 @@ from typing import Any
 
 from lgmt_tasks.builders.parallel import Shard
 from lgmt_tasks.builders.rows import dataset_from_rows
+from lgmt_tasks.builders.schema import reproduce_command
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.hub.repo import CardSpec, data_file, read_data_file, write_build_repo
-from lgmt_tasks.lgmt.build import FEATURES, LgmtConfig, LgmtShard
-from lgmt_tasks.lgmt.card import build_command, licence_of, source_names
+from lgmt_tasks.lgmt.build import FEATURES, LgmtShard
+from lgmt_tasks.lgmt.card import licence_of, source_names
+from lgmt_tasks.lgmt.config import LgmtConfig
 
 SHARD_NOTE = "shard"
 """The `build_stats.json` notes key holding a shard's merge data."""
@@ -50,7 +52,8 @@ def write_lgmt_shard(shard: LgmtShard, out_dir: str | Path) -> Path:
         f"Shard {shard.shard} of the build below: {len(rows)} groups from {len(units)} of its {shard.jobs} units of "
         "work, in unit order. Not a dataset to publish: merge all shards with `lgmt build lgmt --merge-shards DIR "
         "... --out OUT` (see lgmt_tasks/lgmt/README.md).\n\n"
-        f"```\n{build_command(shard.config, 'OUT')} --shard {shard.shard}\n```\n\n## Licence\n\n{licence_text}\n"
+        f"```\n{reproduce_command('lgmt', shard.config, 'OUT')} --shard {shard.shard}\n```\n\n"
+        f"## Licence\n\n{licence_text}\n"
     )
     card = CardSpec(
         pretty_name=f"LGMT build shard {shard.shard} ({' + '.join(names)})",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from lgmt_tasks.logic.lexicon import (
+from lgmt_tasks.logic.grammar_words import (
     ALL_OF,
     AND_WORD,
     AT_LEAST_ONE_OF,
@@ -33,9 +33,9 @@ from lgmt_tasks.logic.lexicon import (
     SUCH_THAT,
     THEN,
     THERE_EXISTS,
-    Lexicon,
-    fold,
 )
+from lgmt_tasks.logic.lexicon import Lexicon
+from lgmt_tasks.logic.phrasing import fold
 from lgmt_tasks.logic.syntax import (
     FALSE,
     TRUE,

@@ -54,7 +54,7 @@ above). The lexicon guarantees that atoms are unambiguous and never run into the
 
 from __future__ import annotations
 
-from lgmt_tasks.logic.lexicon import (
+from lgmt_tasks.logic.grammar_words import (
     ALL_OF,
     AND_WORD,
     AT_LEAST_ONE_OF,
@@ -62,7 +62,6 @@ from lgmt_tasks.logic.lexicon import (
     BUT_NOT_BOTH,
     COMMA,
     EITHER,
-    EQ_TEMPLATE,
     EXACTLY_ONE_OF,
     FOR_ALL,
     HOLDS,
@@ -75,12 +74,9 @@ from lgmt_tasks.logic.lexicon import (
     SUCH_THAT,
     THEN,
     THERE_EXISTS,
-    Lexicon,
-    LexiconError,
-    Template,
-    capitalize,
-    join_words,
 )
+from lgmt_tasks.logic.lexicon import Lexicon, LexiconError
+from lgmt_tasks.logic.phrasing import EQ_TEMPLATE, Template, capitalize, join_words
 from lgmt_tasks.logic.syntax import (
     And,
     Atom,

@@ -18,23 +18,22 @@ byte-identical rows.
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import datasets
 
 from lgmt_tasks.builders.parallel import process_pool
+from lgmt_tasks.builders.result import Build
 from lgmt_tasks.builders.rows import dataset_from_rows
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.ids import derived_seed
 from lgmt_tasks.logic.printer import show
 from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
-from lgmt_tasks.logicasker.catalogue import YES_TYPE, Skill, answer_of, catalogue, counts, select
+from lgmt_tasks.logicasker.catalogue import YES_TYPE, Skill, answer_of, catalogue, counts
+from lgmt_tasks.logicasker.config import DEFAULT_PER_SKILL, LogicAskerConfig, parse_lengths
 from lgmt_tasks.logicasker.english import question
-from lgmt_tasks.logicasker.generate import MAX_LENGTH, Problem, Rejected, generate
+from lgmt_tasks.logicasker.generate import Problem, Rejected, generate
 
 BUILD_REVISION = 2
 """Bumped whenever the builder's output changes for the same config (part of the build-cache key)."""
@@ -64,95 +63,9 @@ A short chain often decides every literal in its own words (`generate.independen
 same skill and length fails alike; trying all `attempts` would only cost Z3 time.
 """
 
-DEFAULT_PER_SKILL = 4
-"""Tests per skill and length by default: two yes, two no (one contradiction and one unrelated, or two fallacies).
 
-Small on purpose: 92 skills × 4 = 368 tests build on the fly in well under a minute. The paper used n = 10 per leaf.
-"""
-
-
-def parse_lengths(value: int | str | Sequence[int]) -> tuple[int, ...]:
-    """Read chain lengths: `3`, `"1..7"`, `"1-7"`, `"1,3,5,7"` or a sequence of ints.
-
-    Raises:
-        ValueError: On anything else, or a length outside 1..MAX_LENGTH.
-    """
-    if isinstance(value, int):
-        lengths: list[int] = [value]
-    elif isinstance(value, str):
-        lengths = []
-        for part in (p.strip() for p in value.split(",") if p.strip()):
-            span = re.fullmatch(r"(\d+)\s*(?:\.\.|-)\s*(\d+)", part)
-            if span:
-                lengths.extend(range(int(span.group(1)), int(span.group(2)) + 1))
-            elif part.isdigit():
-                lengths.append(int(part))
-            else:
-                raise ValueError(f"length={value!r}: expected e.g. 1, 1..7, 1-7 or 1,3,5,7")
-    else:
-        lengths = [int(v) for v in value]
-    bad = [n for n in lengths if not 1 <= n <= MAX_LENGTH]
-    if not lengths or bad:
-        raise ValueError(f"length={value!r}: lengths must be between 1 and {MAX_LENGTH}")
-    return tuple(sorted(set(lengths)))
-
-
-@dataclass(frozen=True)
-class LogicAskerConfig:
-    """Everything that determines a LogicAsker build (and so its cache key).
-
-    Attributes:
-        logic: Logics to include (`propositional`, `predicate`); empty for both.
-        category: Categories to include (`inference`, `equivalence`, `fallacy`); empty for all.
-        rules: Rules to include, by name, id or alias (normalised to ids); empty for all.
-        lengths: Chain lengths (1-7).
-        per_skill: Tests per skill and length.
-        seed: Build seed.
-        balanced: Equal yes and no per skill and length (default), or the paper's uniform problem types.
-        attempts: Generation attempts per test before the slot is given up.
-        timeout_ms: Z3 wall-clock limit per check.
-    """
-
-    logic: tuple[str, ...] = ()
-    category: tuple[str, ...] = ()
-    rules: tuple[str, ...] = ()
-    lengths: tuple[int, ...] = (1,)
-    per_skill: int = DEFAULT_PER_SKILL
-    seed: int = 0
-    balanced: bool = True
-    attempts: int = 30
-    timeout_ms: int = DEFAULT_TIMEOUT_MS
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "logic", tuple(sorted(set(self.logic))))
-        object.__setattr__(self, "category", tuple(sorted(set(self.category))))
-        object.__setattr__(self, "lengths", parse_lengths(self.lengths))
-        skills = select(self.logic or None, self.category or None, self.rules or None)  # validates every filter
-        if self.rules:
-            object.__setattr__(self, "rules", tuple(sorted({s.id for s in select(rule=self.rules)})))
-        if not skills:
-            raise ValueError(f"no skill matches logic={self.logic}, category={self.category}, rules={self.rules}")
-        if self.per_skill < 1:
-            raise ValueError(f"per_skill={self.per_skill}: must be at least 1")
-        if self.attempts < 1:
-            raise ValueError(f"attempts={self.attempts}: must be at least 1")
-
-    def skills(self) -> tuple[Skill, ...]:
-        """The selected skills, in catalogue order."""
-        return select(self.logic or None, self.category or None, self.rules or None)
-
-    def key(self) -> dict[str, Any]:
-        """The config as plain data (for cache keys and the dataset card)."""
-        return asdict(self)
-
-
-@dataclass
-class LogicAskerBuild:
-    """A finished build: the rows, the statistics and the config."""
-
-    dataset: datasets.Dataset
-    stats: BuildStats = field(default_factory=BuildStats)
-    config: LogicAskerConfig = field(default_factory=LogicAskerConfig)
+class LogicAskerBuild(Build[LogicAskerConfig]):
+    """A finished LogicAsker build: its rows, statistics and config."""
 
 
 def plan(skill: Skill, length: int, per_skill: int, seed: int, balanced: bool = True) -> list[str]:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 
 from lgmt_tasks import __version__
-from lgmt_tasks.builders.command import changed_options
+from lgmt_tasks.builders.schema import reproduce_command
 from lgmt_tasks.hub.card_text import repo_folder, usage_section
 from lgmt_tasks.hub.repo import CardSpec, write_build_repo
-from lgmt_tasks.logicasker.build import LogicAskerBuild, LogicAskerConfig, summary
+from lgmt_tasks.logicasker.build import LogicAskerBuild, summary
 from lgmt_tasks.logicasker.catalogue import counts_markdown
 from lgmt_tasks.suites import suite
 
@@ -28,32 +27,6 @@ COLUMNS = """| column | meaning |
 | `premises_fol`, `conclusion_fol` | the same in first-order logic (`lgmt_tasks.logic.parse` notation) |
 | `question` | the prompt of the paper (Appendix G) |
 | `answer` | `yes` iff Z3 proves that the premises entail the conclusion, else `no` |"""
-
-
-def build_command(config: LogicAskerConfig, out: str) -> str:
-    """The `lgmt build logicasker` command that reproduces a config."""
-    default = LogicAskerConfig()
-    parts = ["lgmt", "build", "logicasker"]
-    for flag, values in (("--logic", config.logic), ("--category", config.category), ("--rule", config.rules)):
-        for value in values:
-            parts += [flag, value]
-    lengths = config.lengths
-    contiguous = list(lengths) == list(range(lengths[0], lengths[-1] + 1))
-    parts += [
-        "--length",
-        f"{lengths[0]}..{lengths[-1]}" if contiguous and len(lengths) > 1 else ",".join(map(str, lengths)),
-    ]
-    parts += ["--per-skill", str(config.per_skill)]
-    if not config.balanced:
-        parts.append("--unbalanced")
-    parts += changed_options(
-        [
-            ("--attempts", config.attempts, default.attempts),
-            ("--timeout-ms", config.timeout_ms, default.timeout_ms),
-        ]
-    )
-    parts += ["--seed", str(config.seed), "--out", out]
-    return shlex.join(parts)
 
 
 def card_body(build: LogicAskerBuild, out: str) -> str:
@@ -77,7 +50,7 @@ Rules / leaves (rule × problem type) per logic and category:
 ## How it was built
 
 ```
-{build_command(cfg, out)}
+{reproduce_command("logicasker", cfg, out)}
 ```
 
 Version {__version__}, seed {cfg.seed}.

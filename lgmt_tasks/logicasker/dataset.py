@@ -7,13 +7,10 @@ from typing import Any
 
 from inspect_ai.dataset import Sample
 
-from lgmt_tasks.builders.load import Build, Loaded, load_selected, rows_only, where
+from lgmt_tasks.builders.load import BuildRecipe, Loaded, load_selected, rows_only, where
 from lgmt_tasks.builders.order import Strata
-from lgmt_tasks.logicasker.build import DEFAULT_PER_SKILL, LogicAskerConfig, parse_lengths
 from lgmt_tasks.logicasker.catalogue import get_skill, select
-
-DEFAULT_LENGTHS: tuple[int, ...] = (1,)
-"""Chain lengths built when none is given (the paper's per-skill experiment tests single rule applications)."""
+from lgmt_tasks.logicasker.config import DEFAULT_PER_SKILL, LogicAskerConfig, names, parse_lengths
 
 STRATA = Strata(("rule",))
 """Tests are ordered round-robin over their skill (rule), so `--limit N` covers min(N, skills) skills."""
@@ -56,21 +53,22 @@ def load_logicasker(
     if not skills:
         raise ValueError(f"no LogicAsker skill matches logic={logic!r}, category={category!r}, rule={rule!r}")
     lengths = parse_lengths(length) if length is not None else None
-    names = {s.name for s in skills}
+    selected = {s.name for s in skills}
 
-    def build() -> Build:
+    def build() -> BuildRecipe:
         from lgmt_tasks.logicasker.build import BUILD_REVISION, build_logicasker
         from lgmt_tasks.logicasker.card import write_logicasker_repo
 
+        given: dict[str, Any] = {"lengths": lengths} if lengths else {}  # none given: the config's (length 1)
         config = LogicAskerConfig(
-            logic=_tuple(logic),
-            category=_tuple(category),
-            rules=_tuple(rule),
-            lengths=lengths or DEFAULT_LENGTHS,
+            logic=names(logic),
+            category=names(category),
+            rules=names(rule),
+            **given,
             per_skill=per_skill,
             seed=seed,
         )
-        return Build(
+        return BuildRecipe(
             config.key(),
             lambda out: write_logicasker_repo(build_logicasker(config, progress=True), out),
             BUILD_REVISION,
@@ -81,8 +79,8 @@ def load_logicasker(
         dataset=dataset,
         revision=revision,
         build=build,
-        select=where(("rule", "length"), lambda name, n: name in names and (lengths is None or n in lengths)),
-        selection=f"LogicAsker tests for {len(names)} selected rule(s) at lengths {lengths}",
+        select=where(("rule", "length"), lambda name, n: name in selected and (lengths is None or n in lengths)),
+        selection=f"LogicAsker tests for {len(selected)} selected rule(s) at lengths {lengths}",
         strata=STRATA,
         expected=[s.name for s in skills],
         unit="tests",
@@ -90,14 +88,6 @@ def load_logicasker(
 
 
 load_logicasker_rows = rows_only(load_logicasker)
-
-
-def _tuple(value: str | Sequence[str] | None) -> tuple[str, ...]:
-    if value is None:
-        return ()
-    if isinstance(value, str):
-        return tuple(v.strip() for v in value.split(",") if v.strip())
-    return tuple(value)
 
 
 def record_to_sample(record: dict[str, Any]) -> Sample:

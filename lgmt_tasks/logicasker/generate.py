@@ -68,11 +68,9 @@ from lgmt_tasks.logic.syntax import (
     with_children,
 )
 from lgmt_tasks.logicasker.catalogue import YES_TYPE, Form, Skill, answer_of, catalogue
+from lgmt_tasks.logicasker.config import MAX_LENGTH
 from lgmt_tasks.logicasker.depth import effective_depth
 from lgmt_tasks.logicasker.english import EnglishError, assign_vocabulary, sentence
-
-MAX_LENGTH = 7
-"""The longest chain (the paper's length experiment, Table 3, uses 1-7)."""
 
 SUPPORT_RULES: tuple[str, ...] = (
     "modus_ponens",

@@ -33,7 +33,7 @@ from lgmt_tasks.report.settings import settings_key, settings_labels
 from lgmt_tasks.report.suite_report import SuiteReport
 from lgmt_tasks.report.suite_tools import load_logs
 from lgmt_tasks.scorers.intervals import wilson_interval
-from lgmt_tasks.scorers.logicasker_metrics import OUTCOME_KEYS
+from lgmt_tasks.scorers.logicasker_arithmetic import OUTCOME_KEYS
 
 Grain = Literal["leaf", "rule"]
 
@@ -322,7 +322,7 @@ def accuracy_row(chunk: pd.DataFrame) -> dict[str, float]:
         `response_accuracy` (correct / answered, NaN when nothing was answered), `ci_low`, `ci_high`,
         `instruction_following` (answered / tests).
     """
-    from lgmt_tasks.scorers.logicasker_metrics import instruction_following_rate, response_accuracy
+    from lgmt_tasks.scorers.logicasker_arithmetic import instruction_following_rate, response_accuracy
 
     outcomes = chunk[list(OUTCOME_KEYS)].to_dict("records")
     correct, answered = float(chunk["correct"].sum()), float(chunk["answered"].sum())

@@ -23,8 +23,8 @@ from typing import Literal
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 
-from lgmt_tasks.logicasker.build import DEFAULT_PER_SKILL
 from lgmt_tasks.logicasker.catalogue import select
+from lgmt_tasks.logicasker.config import DEFAULT_PER_SKILL
 from lgmt_tasks.logicasker.dataset import load_logicasker, record_to_sample
 from lgmt_tasks.logicasker.demonstrations import demonstrations_for, random_leaves
 from lgmt_tasks.scorers.logicasker import yes_no_answer

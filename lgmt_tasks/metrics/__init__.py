@@ -1,4 +1,4 @@
-"""Hugging Face `evaluate` modules of lgmt-tasks, shipped inside the package (DESIGN decision 6).
+"""Hugging Face `evaluate` modules of lgmt-tasks, shipped inside the package (ARCHITECTURE.md, "Data flow").
 
 Each subfolder is an `evaluate` metric module laid out as a Hub metric Space: the script named like its folder, a
 card (`README.md` with the Space's YAML front matter), `app.py` (the Gradio widget) and `requirements.txt`. It loads
@@ -7,10 +7,10 @@ offline from its local path and can be uploaded as a Space as it is. The scripts
 lm-eval aggregations call, so the three frameworks cannot disagree:
 
 - `mvr`, `acc_static`, `acc_cons`, `hdr`, `fur`: LGMT §4.5 (`scorers.pairwise`);
-- `response_accuracy`: LogicAsker §3.3 (`scorers.logicasker_metrics`);
-- `circular`, `partial_circular`: DivLogicEval §2.2 (`scorers.divlogiceval_metrics`);
-- `macro_f1`: QMFOL §4, with the label-wise F1 (`scorers.qmfol_metrics`);
-- `llmorph_confusion`: LLMorph's Table VIII for the lexical suite (`scorers.lexical_metrics`).
+- `response_accuracy`: LogicAsker §3.3 (`scorers.logicasker_arithmetic`);
+- `circular`, `partial_circular`: DivLogicEval §2.2 (`scorers.divlogiceval_arithmetic`);
+- `macro_f1`: QMFOL §4, with the label-wise F1 (`scorers.qmfol_arithmetic`);
+- `llmorph_confusion`: LLMorph's Table VIII for the lexical suite (`scorers.lexical_arithmetic`).
 
 Example:
     >>> import evaluate

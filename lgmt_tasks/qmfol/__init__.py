@@ -5,6 +5,7 @@ Unknown2 fact–conclusion pairs of Eqs. 2–4, quantified by default or on an o
 across labels, Algorithm 2 distractors), `english` (the topic
 lexicons of `data/` and the paper's §3.2 conversion rules as a deterministic realiser with an exact reader) and
 `translate` (the optional LLM translator of §3.2 with its round trip proven by Z3), `lexicons` (the independence and
-family checks of the topic lexicons) and `shortcuts` (the shortcut battery). The builder that turns these into a
-dataset is `lgmt_tasks.qmfol.build`.
+family checks of the topic lexicons), `shortcuts` (the shortcut battery) and `proofs` (built rows re-checked from
+their columns alone). The builder that turns these into a dataset is `lgmt_tasks.qmfol.build`, with its config in
+`config`.
 """

@@ -26,32 +26,30 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import datasets
 
 from lgmt_tasks.builders.parallel import process_pool
+from lgmt_tasks.builders.result import Build
 from lgmt_tasks.builders.rows import dataset_from_rows
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.ids import content_id
 from lgmt_tasks.logic.printer import show
 from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS, Contradictory, Label, Undecided, entailment
+from lgmt_tasks.qmfol.config import (
+    QmfolConfig,
+)
 from lgmt_tasks.qmfol.construction import (
     CONSTANT,
-    DEFAULT_FORM,
     LABELS,
     DistractorShortage,
     LogicTask,
-    check_form,
     make_logic_task,
     measure,
-    predicate_count,
 )
 from lgmt_tasks.qmfol.english import (
-    MIN_PHRASES,
-    TOPICS,
     EnglishError,
     QmfolLexicon,
     TaskEnglish,
@@ -59,17 +57,6 @@ from lgmt_tasks.qmfol.english import (
     realise,
     task_lexicon,
 )
-
-PAPER_DEPTHS: tuple[int, ...] = (5, 10, 15, 20)
-PAPER_WIDTHS: tuple[int, ...] = (5, 10, 15, 20)
-PAPER_DISTRACTORS: tuple[int, ...] = (0, 5, 10, 15, 20)
-PAPER_SEEDS = 3
-"""The paper's grid (§3.3): 4 depths × 4 widths × 5 distractor levels × 3 labels × 4 topics × 3 seeds = 2,880."""
-
-TRANSLATORS: tuple[str, ...] = ("template", "model")
-
-ROUND_TRIPS: tuple[str, ...] = ("sentence", "label", "both")
-"""The round-trip checks of a model translation (`lgmt_tasks.qmfol.translate`)."""
 
 BUILD_REVISION = 2
 """Bumped whenever the builder's output changes for the same config (part of the build-cache key)."""
@@ -122,122 +109,8 @@ def task_id(topic: str, depth: int, width: int, seed: int, label: str, distracto
     return f"{topic}_d{depth}_w{width}_{seed}_{LABELS.index(label)}_distract{distractors}"
 
 
-def _ints(name: str, values: Iterable[int], minimum: int) -> tuple[int, ...]:
-    out = tuple(sorted(set(int(v) for v in values)))
-    if not out:
-        raise ValueError(f"{name}: at least one value is needed")
-    bad = [v for v in out if v < minimum]
-    if bad:
-        raise ValueError(f"{name}={bad}: every value must be at least {minimum}")
-    return out
-
-
-def _choices(name: str, values: Iterable[str], valid: Sequence[str]) -> tuple[str, ...]:
-    given = set(values)
-    unknown = sorted(given - set(valid))
-    if unknown:
-        raise ValueError(f"{name}: unknown value(s) {unknown}; expected among {', '.join(valid)}")
-    if not given:
-        raise ValueError(f"{name}: at least one value is needed")
-    return tuple(v for v in valid if v in given)
-
-
-@dataclass(frozen=True)
-class QmfolConfig:
-    """Everything that determines a QMFOL build (and so its cache key). The grid is the product of the tuples.
-
-    Values are normalised when the config is made (sorted, duplicates dropped; labels and topics in the paper's
-    order), so equal grids have equal keys.
-
-    Attributes:
-        depths: Depths D ≥ 1 (the paper: 5, 10, 15, 20).
-        widths: Widths W ≥ 0 (the paper: 5, 10, 15, 20).
-        distractors: Distractor counts ≥ 0 (the paper: 0, 5, 10, 15, 20).
-        labels: Labels among True, False, Unknown.
-        topics: Topics among Food, Animal, University, Mathematics.
-        seeds: Seeds per configuration (the paper: 3); the task seeds are `seed`, …, `seed + seeds − 1`.
-        seed: The first task seed.
-        form: `quantified` (facts and conclusions over every entity, the paper's default) or `ground` (about one
-            object constant).
-        translator: `template` (deterministic, read back exactly) or `model` (an LLM, round trip proven by Z3).
-        translator_model: The Inspect model name for `translator="model"`.
-        max_attempts: Translations per task before it is discarded (`translator="model"`).
-        round_trip: How a model translation is accepted (`translator="model"`): `sentence` (every back-translated
-            formula proven equivalent by Z3), `label` (the paper's check: the back-translated task's label, by Z3 and
-            E), or `both`.
-        timeout_ms: Z3 wall-clock limit per check.
-    """
-
-    depths: tuple[int, ...] = PAPER_DEPTHS
-    widths: tuple[int, ...] = PAPER_WIDTHS
-    distractors: tuple[int, ...] = PAPER_DISTRACTORS
-    labels: tuple[str, ...] = LABELS
-    topics: tuple[str, ...] = TOPICS
-    seeds: int = PAPER_SEEDS
-    seed: int = 0
-    form: str = DEFAULT_FORM
-    translator: str = "template"
-    translator_model: str | None = None
-    max_attempts: int = 3
-    round_trip: str = "sentence"
-    timeout_ms: int = DEFAULT_TIMEOUT_MS
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "depths", _ints("depths", self.depths, 1))
-        object.__setattr__(self, "widths", _ints("widths", self.widths, 0))
-        object.__setattr__(self, "distractors", _ints("distractors", self.distractors, 0))
-        object.__setattr__(self, "labels", _choices("labels", self.labels, LABELS))
-        object.__setattr__(self, "topics", _choices("topics", self.topics, TOPICS))
-        if self.seeds < 1:
-            raise ValueError(f"seeds={self.seeds}: must be at least 1")
-        if self.seed < 0:
-            raise ValueError(f"seed={self.seed}: must be at least 0")
-        check_form(self.form)
-        if self.translator not in TRANSLATORS:
-            raise ValueError(f"translator={self.translator!r}: expected one of {', '.join(TRANSLATORS)}")
-        if self.translator == "model" and not self.translator_model:
-            raise ValueError("translator='model' needs translator_model (an Inspect model name)")
-        if self.translator == "template" and self.translator_model:
-            raise ValueError("translator_model is only used with translator='model'")
-        if self.round_trip not in ROUND_TRIPS:
-            raise ValueError(f"round_trip={self.round_trip!r}: expected one of {', '.join(ROUND_TRIPS)}")
-        if self.translator == "template" and self.round_trip != "sentence":
-            raise ValueError("round_trip is only used with translator='model' (templates are read back exactly)")
-        if self.max_attempts < 1:
-            raise ValueError(f"max_attempts={self.max_attempts}: must be at least 1")
-        needed = predicate_count(max(self.depths), max(self.widths), max(self.distractors))
-        if needed > MIN_PHRASES:
-            raise ValueError(
-                f"depth {max(self.depths)}, width {max(self.widths)} and {max(self.distractors)} distractors may "
-                f"need {needed} predicates, but a topic is only guaranteed {MIN_PHRASES} phrases "
-                "(depth + width + 1 + 4 × distractors must stay within that)"
-            )
-
-    @property
-    def seed_values(self) -> tuple[int, ...]:
-        """The task seeds."""
-        return tuple(range(self.seed, self.seed + self.seeds))
-
-    def logical_grid(self) -> list[tuple[int, int, int, str, int]]:
-        """Every (depth, width, seed, label, distractors) of the grid: one logical task each."""
-        return list(itertools.product(self.depths, self.widths, self.seed_values, self.labels, self.distractors))
-
-    def size(self) -> int:
-        """The number of tasks the grid asks for."""
-        return len(self.logical_grid()) * len(self.topics)
-
-    def key(self) -> dict[str, Any]:
-        """The config as plain data (for cache keys and the dataset card)."""
-        return asdict(self)
-
-
-@dataclass
-class QmfolBuild:
-    """A finished build: the rows, the statistics and the config."""
-
-    dataset: datasets.Dataset
-    stats: BuildStats = field(default_factory=BuildStats)
-    config: QmfolConfig = field(default_factory=QmfolConfig)
+class QmfolBuild(Build[QmfolConfig]):
+    """A finished QMFOL build: its rows, statistics and config."""
 
 
 @dataclass(frozen=True)

@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-import shlex
 from collections import Counter
 from pathlib import Path
 
 from lgmt_tasks import __version__
-from lgmt_tasks.builders.command import changed_options
+from lgmt_tasks.builders.schema import reproduce_command
 from lgmt_tasks.hub.card_text import repo_folder, usage_section
 from lgmt_tasks.hub.repo import CardSpec, write_build_repo
-from lgmt_tasks.qmfol.build import (
-    PAPER_DEPTHS,
-    PAPER_DISTRACTORS,
-    PAPER_WIDTHS,
-    QmfolBuild,
-    QmfolConfig,
-    stats_events,
-)
+from lgmt_tasks.qmfol.build import QmfolBuild, stats_events
+from lgmt_tasks.qmfol.config import PAPER_DEPTHS, PAPER_DISTRACTORS, PAPER_WIDTHS
 from lgmt_tasks.suites import suite
 
 CITATION = suite("qmfol").bibtex
@@ -45,40 +38,6 @@ ROUND_TRIP_TEXT = {
     "both": "every formula equivalent, and the back-translated task's label equal to the ground truth",
 }
 """How the card says which round-trip check accepted a model translation."""
-
-
-def build_command(config: QmfolConfig, out: str) -> str:
-    """The `lgmt build qmfol` command that reproduces a config."""
-    default = QmfolConfig()
-    parts = ["lgmt", "build", "qmfol"]
-    for flag, values, base in [
-        ("--depth", config.depths, default.depths),
-        ("--width", config.widths, default.widths),
-        ("--distractors", config.distractors, default.distractors),
-        ("--label", config.labels, default.labels),
-        ("--topic", config.topics, default.topics),
-    ]:
-        if values != base:
-            parts += [flag, *map(str, values)]
-    parts += changed_options(
-        [
-            ("--seeds", config.seeds, default.seeds),
-            ("--seed", config.seed, default.seed),
-            ("--form", config.form, default.form),
-            ("--timeout-ms", config.timeout_ms, default.timeout_ms),
-        ]
-    )
-    if config.translator == "model":
-        parts += [
-            "--translator",
-            "model",
-            "--translator-model",
-            str(config.translator_model),
-            "--max-attempts",
-            str(config.max_attempts),
-        ]
-        parts += changed_options([("--round-trip", config.round_trip, default.round_trip)])
-    return shlex.join([*parts, "--out", out])
 
 
 def _breakdown(build: QmfolBuild) -> str:
@@ -125,7 +84,7 @@ rule set are measured from its rules and equal its parameters. {translation}
 ## How it was built
 
 ```
-{build_command(cfg, out)}
+{reproduce_command("qmfol", cfg, out)}
 ```
 
 Version {__version__}, form `{cfg.form}`, task seeds {cfg.seed}–{cfg.seed + cfg.seeds - 1}; {grid}:

@@ -12,10 +12,12 @@ from typing import Any
 
 import click
 
-from lgmt_tasks.builders.command import check_out, overwrite_option, write_out
-from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
+from lgmt_tasks.builders.command import check_out, num_proc_option, out_option, overwrite_option, write_out
+from lgmt_tasks.builders.schema import build_options, config_from_options, declared
+from lgmt_tasks.qmfol.config import QmfolConfig
 
-MULTI_VALUE: tuple[str, ...] = ("--depth", "--width", "--distractors", "--label", "--topic")
+MULTI_VALUE: tuple[str, ...] = tuple(d.flags[0] for d in declared(QmfolConfig) if d.spec.many == "spread")
+"""The grid options, which take several values (`--depth 5 10`)."""
 
 
 class MultiValueCommand(click.Command):
@@ -58,109 +60,21 @@ def _is_number(text: str) -> bool:
 
 
 @click.command("qmfol", cls=MultiValueCommand)
-@click.option("--depth", "depths", type=int, multiple=True, help="Depths D (one or more). Default: 5 10 15 20.")
-@click.option("--width", "widths", type=int, multiple=True, help="Widths W (one or more). Default: 5 10 15 20.")
-@click.option(
-    "--distractors",
-    "distractors",
-    type=int,
-    multiple=True,
-    help="Distractor counts (one or more). Default: 0 5 10 15 20.",
-)
-@click.option(
-    "--label",
-    "labels",
-    type=click.Choice(["True", "False", "Unknown"]),
-    multiple=True,
-    help="Labels (one or more). Default: all three.",
-)
-@click.option(
-    "--topic",
-    "topics",
-    type=click.Choice(["Food", "Animal", "University", "Mathematics"]),
-    multiple=True,
-    help="Topics (one or more). Default: all four.",
-)
-@click.option(
-    "--seeds",
-    type=click.IntRange(min=1),
-    default=3,
-    show_default=True,
-    help="Seeds per configuration (task seeds --seed … --seed + N − 1).",
-)
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="First task seed.")
-@click.option(
-    "--form",
-    type=click.Choice(["quantified", "ground"]),
-    default="quantified",
-    show_default=True,
-    help="Facts and conclusions over every entity (∀/∃, the paper's default) or about one object constant.",
-)
-@click.option(
-    "--translator",
-    type=click.Choice(["template", "model"]),
-    default="template",
-    show_default=True,
-    help="English: deterministic templates read back exactly, or a model (the paper's FOL2NL prompt, "
-    "round trip proven by Z3).",
-)
-@click.option("--translator-model", default=None, help="Inspect model for --translator model (e.g. openai/gpt-4o).")
-@click.option(
-    "--max-attempts",
-    type=click.IntRange(min=1),
-    default=3,
-    show_default=True,
-    help="Translations per task before it is discarded (--translator model).",
-)
-@click.option(
-    "--round-trip",
-    type=click.Choice(["sentence", "label", "both"]),
-    default="sentence",
-    show_default=True,
-    help="How a model translation is accepted (--translator model): every sentence proven equivalent, the "
-    "back-translated task's label (the paper's check; Z3, then E), or both.",
-)
-@click.option("--timeout-ms", type=int, default=DEFAULT_TIMEOUT_MS, show_default=True, help="Z3 limit per check.")
-@click.option(
-    "--num-proc",
-    "--workers",
-    "num_proc",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Processes to build with (the output does not depend on it). --workers is its former name.",
-)
-@click.option("--out", type=click.Path(), required=True, help="Output folder (e.g. datasets/qmfol).")
+@build_options(QmfolConfig)
+@num_proc_option
+@out_option("datasets/qmfol")
 @overwrite_option
-def build_command(
-    depths: tuple[int, ...],
-    widths: tuple[int, ...],
-    distractors: tuple[int, ...],
-    labels: tuple[str, ...],
-    topics: tuple[str, ...],
-    **options: Any,
-) -> None:
+def build_command(num_proc: int, out: str, overwrite: bool, **options: Any) -> None:
     """Build QMFOL tasks: the grid of depth x width x distractors x label x topic x seeds, every label proven by Z3.
 
     Without grid options this is the paper's QMFOLBench grid (2,880 tasks).
     """
-    from lgmt_tasks.qmfol.build import QmfolBuild, QmfolConfig, build_qmfol, stats_events
+    from lgmt_tasks.qmfol.build import QmfolBuild, build_qmfol, stats_events
     from lgmt_tasks.qmfol.card import write_qmfol_repo
 
-    out, num_proc, overwrite = options.pop("out"), options.pop("num_proc"), options.pop("overwrite")
     if options["translator"] == "model" and not options["translator_model"]:
         raise click.UsageError("--translator model needs --translator-model M (any Inspect model name)")
-    grid: dict[str, Any] = {
-        "depths": depths,
-        "widths": widths,
-        "distractors": distractors,
-        "labels": labels,
-        "topics": topics,
-    }
-    try:
-        config = QmfolConfig(**{k: v for k, v in grid.items() if v}, **options)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc)) from exc
+    config = config_from_options(QmfolConfig, options)
     check_out(out, overwrite)
     result: QmfolBuild = build_qmfol(config, progress=True, num_proc=num_proc)
     write_out(out, lambda folder: write_qmfol_repo(result, folder), overwrite)

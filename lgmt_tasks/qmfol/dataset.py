@@ -9,20 +9,14 @@ from typing import Any, TypeVar
 
 from inspect_ai.dataset import Sample
 
-from lgmt_tasks.builders.load import Build, Loaded, load_selected, rows_only, where
+from lgmt_tasks.builders.load import BuildRecipe, Loaded, load_selected, rows_only, where
 from lgmt_tasks.builders.order import Strata
+from lgmt_tasks.qmfol.config import TASK_DEPTHS, TASK_DISTRACTORS, TASK_WIDTHS
 from lgmt_tasks.qmfol.construction import FORMS, LABELS
 from lgmt_tasks.qmfol.english import TOPICS
 from lgmt_tasks.solvers.qmfol import render_prompt
 
 T = TypeVar("T")
-
-TASK_DEPTHS: tuple[int, ...] = (5, 10)
-TASK_WIDTHS: tuple[int, ...] = (5, 10)
-TASK_DISTRACTORS: tuple[int, ...] = (0, 10)
-"""The default on-the-fly grid of the task: 2 depths × 2 widths × 2 distractor levels × 3 labels × 4 topics × one
-seed = 96 tasks, built in about two seconds. The paper's full grid is `lgmt build qmfol` (2,880 tasks); pass its
-folder as `-T dataset=...`, or ask for more with `-T depth=[5,10,15,20] -T per_config=3`."""
 
 
 def configuration(depth: int, width: int, distractors: int) -> str:
@@ -91,6 +85,7 @@ def load_qmfol(
     dataset: str | None = None,
     revision: str | None = None,
     form: str | None = None,
+    padding_tokens: int = 0,
 ) -> Loaded:
     """The QMFOL rows of a (sub-)grid, round-robin over configurations, and their metadata for the log.
 
@@ -114,6 +109,8 @@ def load_qmfol(
             raise ValueError(f"{name}: unknown value(s) {unknown}; expected among {', '.join(valid)}")
     if form is not None and form not in FORMS:
         raise ValueError(f"form={form!r}: expected one of {', '.join(FORMS)}")
+    if padding_tokens < 0:
+        raise ValueError(f"padding_tokens={padding_tokens}: must be at least 0")
     if per_config is not None and per_config < 1:
         raise ValueError(f"per_config={per_config}: must be at least 1")
     # A dataset is filtered by the parameters given; a build is made of exactly them, so all its rows are kept.
@@ -122,9 +119,10 @@ def load_qmfol(
         active["form"] = {form}
     allowed = list(active.values())
 
-    def build() -> Build:
-        from lgmt_tasks.qmfol.build import BUILD_REVISION, QmfolConfig, build_qmfol
+    def build() -> BuildRecipe:
+        from lgmt_tasks.qmfol.build import BUILD_REVISION, build_qmfol
         from lgmt_tasks.qmfol.card import write_qmfol_repo
+        from lgmt_tasks.qmfol.config import QmfolConfig
 
         config = QmfolConfig(
             depths=depths or TASK_DEPTHS,
@@ -136,14 +134,14 @@ def load_qmfol(
             seed=seed or 0,
             form=form or "quantified",
         )
-        return Build(
+        return BuildRecipe(
             config.key(), lambda out: write_qmfol_repo(build_qmfol(config, progress=True), out), BUILD_REVISION
         )
 
     if dataset is None:  # the grid built is the grid asked for; in a dataset, only a fully given grid is expected
         depths, widths, counts = depths or TASK_DEPTHS, widths or TASK_WIDTHS, counts or TASK_DISTRACTORS
     grid = list(itertools.product(depths, widths, counts)) if depths and widths and counts else []
-    return load_selected(
+    loaded = load_selected(
         "qmfol",
         dataset=dataset,
         revision=revision,
@@ -154,6 +152,12 @@ def load_qmfol(
         expected=[configuration(*c) for c in grid],
         unit="tasks",
     )
+    if padding_tokens and any(n > 0 for n in loaded.rows["distractors"]):
+        raise ValueError(
+            "padding_tokens is the length control for tasks without distractors (§4.2.2): pass distractors=0, or "
+            f"drop padding_tokens (the selection has distractor counts {sorted(set(loaded.rows['distractors']))})"
+        )
+    return loaded
 
 
 load_qmfol_rows = rows_only(load_qmfol)

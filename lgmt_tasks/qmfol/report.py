@@ -30,7 +30,7 @@ from lgmt_tasks import suites as registry
 from lgmt_tasks.report.headline import log_paths as expand_log_paths
 from lgmt_tasks.report.suite_report import SuiteReport
 from lgmt_tasks.report.suite_tools import save_png, slug
-from lgmt_tasks.scorers.qmfol_metrics import OUTCOME_KEYS
+from lgmt_tasks.scorers.qmfol_arithmetic import OUTCOME_KEYS
 
 SCORER = registry.suite("qmfol").scorer
 """The name of the QMFOL scorer in logs, `qmfol_scorer` (from the suite registry)."""
@@ -213,13 +213,13 @@ RUN_KEYS: list[str] = ["model", "log"]
 
 
 def outcomes_of_rows(samples: pd.DataFrame) -> list[dict[str, int]]:
-    """The scorer's outcome dicts of `qmfol_samples` rows, rebuilt with `qmfol_metrics.sample_outcome`.
+    """The scorer's outcome dicts of `qmfol_samples` rows, rebuilt with `qmfol_arithmetic.sample_outcome`.
 
     The rows keep each sample-epoch's gold label and parsed answer (`unparsed` when nothing was read), which is all
     `sample_outcome` needs: the dicts are the logged score values, so every table uses the pure functions of
-    `qmfol_metrics` on exactly what the scorer saw.
+    `qmfol_arithmetic` on exactly what the scorer saw.
     """
-    from lgmt_tasks.scorers.qmfol_metrics import LABELS, sample_outcome
+    from lgmt_tasks.scorers.qmfol_arithmetic import LABELS, sample_outcome
 
     return [
         sample_outcome(str(label), str(answer) if answer in LABELS else None)
@@ -232,14 +232,14 @@ def _runs(samples: pd.DataFrame) -> list[tuple[tuple[str, str], pd.DataFrame]]:
 
 
 def _accuracy(samples: pd.DataFrame) -> float:
-    from lgmt_tasks.scorers.qmfol_metrics import accuracy
+    from lgmt_tasks.scorers.qmfol_arithmetic import accuracy
 
     return accuracy(outcomes_of_rows(samples)).value
 
 
 def overall_table(samples: pd.DataFrame) -> pd.DataFrame:
     """Per run: tasks, unparsed rate, accuracy (± stderr), macro-F1, mean time (s) and tokens (Figure 4's header)."""
-    from lgmt_tasks.scorers.qmfol_metrics import accuracy, f1_scores, unparsed_rate
+    from lgmt_tasks.scorers.qmfol_arithmetic import accuracy, f1_scores, unparsed_rate
 
     rows = []
     for (model, log), part in _runs(samples):
@@ -264,7 +264,7 @@ def overall_table(samples: pd.DataFrame) -> pd.DataFrame:
 
 def f1_table(samples: pd.DataFrame) -> pd.DataFrame:
     """Table 2: Macro-F1 and label-wise F1 (True, False, Unknown) per run, an unparsed answer a miss."""
-    from lgmt_tasks.scorers.qmfol_metrics import f1_scores
+    from lgmt_tasks.scorers.qmfol_arithmetic import f1_scores
 
     rows = []
     for (model, log), part in _runs(samples):
@@ -276,7 +276,7 @@ def f1_table(samples: pd.DataFrame) -> pd.DataFrame:
 
 def distribution_table(samples: pd.DataFrame) -> pd.DataFrame:
     """Table 3: per run and gold label, the share of each answer among all its tasks, and the unparsed count."""
-    from lgmt_tasks.scorers.qmfol_metrics import LABELS, answer_distribution
+    from lgmt_tasks.scorers.qmfol_arithmetic import LABELS, answer_distribution
 
     rows = []
     for (model, log), part in _runs(samples):
@@ -354,7 +354,7 @@ def suite_report(paths: Iterable[str | Path], out_dir: Path | None = None) -> Su
     label, over all its tasks, with unparsed counts), `table5_distractors` (accuracy per distractor count),
     `table6_topics` (accuracy per topic and overall), `figure4_depth_width` (accuracy, time, tokens per depth ×
     width), `figure5_distractor_changes` (answer changes from D0 to Dn, when the logs hold both). Accuracy is correct
-    / all tasks and an unparsed answer is a miss in every F1 (see `scorers.qmfol_metrics`); numbers are fractions.
+    / all tasks and an unparsed answer is a miss in every F1 (see `scorers.qmfol_arithmetic`); numbers are fractions.
     Plots: `qmfol_heatmaps`' PNGs (one per log) under `out_dir/qmfol/`.
 
     Args:

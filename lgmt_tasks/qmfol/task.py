@@ -71,8 +71,6 @@ def qmfol(
     Returns:
         The task.
     """
-    if padding_tokens < 0:
-        raise ValueError(f"padding_tokens={padding_tokens}: must be at least 0")
     loaded = load_qmfol(
         depth=depth,
         width=width,
@@ -84,13 +82,9 @@ def qmfol(
         dataset=dataset,
         revision=revision,
         form=form,
+        padding_tokens=padding_tokens,
     )
     rows = loaded.rows
-    if padding_tokens and any(n > 0 for n in rows["distractors"]):
-        raise ValueError(
-            "padding_tokens is the length control for tasks without distractors (§4.2.2): pass -T distractors=0, "
-            f"or drop padding_tokens (the selection has distractor counts {sorted(set(rows['distractors']))})"
-        )
     return Task(
         dataset=MemoryDataset([record_to_sample(r, padding_tokens) for r in rows.to_list()], name="qmfol"),
         solver=qmfol_generate(prefill),

@@ -22,8 +22,7 @@ from inspect_ai.log import EvalLog, read_eval_log
 
 from lgmt_tasks.report.deviations import deviations_markdown
 from lgmt_tasks.report.headline import log_metrics
-from lgmt_tasks.report.leaderboard import SUITE_METRICS
-from lgmt_tasks.report.suites import suite_of
+from lgmt_tasks.report.suites import SUITE_METRICS, suite_of
 
 _CONFIG_OPTIONS: tuple[str, ...] = (
     "sample_id",

@@ -14,6 +14,8 @@ import pandas as pd
 from inspect_ai.log import EvalLog, read_eval_log
 
 from lgmt_tasks.report.logs import find_logs, newest_per_run, read_header
+from lgmt_tasks.report.suites import SUITE_METRICS, prompting_of, suite_of
+from lgmt_tasks.suites import SUITE_NAMES
 
 HEADLINE_RATES = ("mvr", "acc_static", "acc_cons", "hdr", "fur", "unparsed_rate")
 
@@ -61,8 +63,6 @@ def metrics_row(log: EvalLog) -> dict[str, object]:
 
 def _prompting(log: EvalLog) -> str:
     """The run's prompting setting as the leaderboard names it (empty for suites without one)."""
-    from lgmt_tasks.report.suites import prompting_of, suite_of
-
     suite = suite_of(log.eval.task)
     return prompting_of(suite, log.eval.task_args) if suite else str((log.eval.task_args or {}).get("prompting", ""))
 
@@ -82,12 +82,9 @@ def _pm(value: object, stderr: object) -> str:
 
 def headline_metrics(tasks: Iterable[str]) -> list[str]:
     """The headline metric names of the suites these tasks belong to, in suite order (LGMT's rates first)."""
-    from lgmt_tasks.report.leaderboard import SUITE_METRICS
-    from lgmt_tasks.report.suites import SUITES, suite_of
-
     present = {suite_of(t) for t in tasks}
     names: list[str] = []
-    for suite in SUITES:
+    for suite in SUITE_NAMES:
         if suite in present:
             names += [m for m in SUITE_METRICS[suite].values() if not m.endswith("_stderr") and m not in names]
     return names or list(HEADLINE_RATES)

@@ -27,14 +27,14 @@ from inspect_ai.analysis import (
     evals_df,
 )
 
-from lgmt_tasks import suites as registry
 from lgmt_tasks.report.headline import log_metrics
 from lgmt_tasks.report.logs import COMPLETE_STATUS
-from lgmt_tasks.report.suites import prompting_of, suite_of, task_name
+from lgmt_tasks.report.suites import SUITE_METRICS, prompting_of, suite_of, task_name
+from lgmt_tasks.suites import SUITE_NAMES
 
 COLUMN_DOCS: dict[str, str] = {
     "model": "Model: Inspect's `provider/name`; for lm-eval `<model type>/<pretrained>` (or the model type alone).",
-    "suite": "lgmt, logicasker, divlogiceval, qmfol or lexical.",
+    "suite": f"{', '.join(SUITE_NAMES[:-1])} or {SUITE_NAMES[-1]}.",
     "task": "Our Inspect task name (`mr_e`, `lgmt`, `logicasker`, …); lm-eval tasks are mapped to it.",
     "prompting": "LGMT/lexical `prompting`, LogicAsker `demonstrations`, DivLogicEval `shots`; empty for QMFOL.",
     "harness": "`inspect` or `lm-eval`.",
@@ -76,8 +76,6 @@ COLUMN_DOCS: dict[str, str] = {
 LEADERBOARD_COLUMNS: tuple[str, ...] = tuple(COLUMN_DOCS)
 """The columns of `leaderboard.csv`, in order."""
 
-SUITE_METRICS: dict[str, dict[str, str]] = {s.name: dict(s.leaderboard_metrics) for s in registry.SUITES}
-"""Per suite: leaderboard column → the metric's name in that suite's logs and lm-eval results (from the registry)."""
 
 LEADERBOARD_CSV = "leaderboard.csv"
 

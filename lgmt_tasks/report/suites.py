@@ -1,4 +1,4 @@
-"""Which suite a log or an lm-eval task belongs to, and each suite's report function, found lazily.
+"""The registry as reports see it: which suite a log belongs to, its metrics, and its report function (found lazily).
 
 `lgmt report` receives logs of any of our tasks mixed together. It groups them by suite (the task name decides) and
 hands each group to that suite's `suite_report` (in `lgmt_tasks/<suite>/report.py`), imported only when a suite has
@@ -16,11 +16,11 @@ from inspect_ai.log import read_eval_log
 from lgmt_tasks import suites as registry
 from lgmt_tasks.report.suite_report import SuiteReport
 
-SUITES: tuple[str, ...] = registry.SUITE_NAMES
-"""Every suite, in the order reports list them (the suite registry's order)."""
-
 LGMT_TASKS: tuple[str, ...] = registry.suite("lgmt").tasks
 """The Inspect task names of the LGMT suite."""
+
+SUITE_METRICS: dict[str, dict[str, str]] = {s.name: dict(s.leaderboard_metrics) for s in registry.SUITES}
+"""Per suite: leaderboard column → the metric's name in that suite's logs and lm-eval results (from the registry)."""
 
 SuiteReportFn = Callable[[list[str], "Path | None"], SuiteReport]
 
@@ -49,7 +49,7 @@ def group_by_suite(paths: Iterable[str]) -> tuple[dict[str, list[str]], list[str
     """Split log files by suite (reads headers only).
 
     Returns:
-        Suite → its log files (in the order given; suites in `SUITES` order), and the files of tasks that are
+        Suite → its log files (in the order given; suites in the registry's order), and the files of tasks that are
         not ours (reported, never silently dropped).
     """
     by_suite: dict[str, list[str]] = {}
@@ -60,7 +60,7 @@ def group_by_suite(paths: Iterable[str]) -> tuple[dict[str, list[str]], list[str
             foreign.append(path)
         else:
             by_suite.setdefault(suite, []).append(path)
-    return {s: by_suite[s] for s in SUITES if s in by_suite}, foreign
+    return {s: by_suite[s] for s in registry.SUITE_NAMES if s in by_suite}, foreign
 
 
 def suite_report_function(suite: str) -> SuiteReportFn:

@@ -41,10 +41,10 @@ from lgmt_tasks.sources.common import (
     SourceRecordError,
     UnifyMode,
     constant_key,
-    iter_problems,
     parse_formula,
     unify_constants_in,
 )
+from lgmt_tasks.sources.load import iter_problems
 from lgmt_tasks.sources.logicnli import PremiseMode
 
 SUMMARY_KEYS: tuple[str, ...] = (

@@ -1,4 +1,7 @@
-"""What every source loader shares: the uniform `SourceProblem`, skip reporting, and the generic entry points.
+"""What every source reader shares: the uniform `SourceProblem`, record fields, formulas, and skip reporting.
+
+The readers (`folio`, `proverqa`, `logicnli`) import this module; the front door that reads files and dispatches to
+them is `lgmt_tasks.sources.load` (`load_source`, `iter_problems`, `cases_from_records`), which nothing here imports.
 
 A loader works in two steps, so that the audit (`lgmt audit-source`) and the builders see the same data:
 
@@ -16,10 +19,9 @@ finding to report, not noise to hide.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -89,7 +91,7 @@ def record_ref(file: Path | None, index: int, line: int | None = None) -> str:
     """How a record without a usable id is named in a skip: its file and 1-based line (``a.jsonl:4``).
 
     Without a line (a caller that does not know it) the record's 0-based position in its file is given as
-    ``a.jsonl#3``; records in memory (`cases_from_records`) are ``record 3``, their 0-based index in the list.
+    ``a.jsonl#3``; records in memory (`load.cases_from_records`) are ``record 3``, their 0-based index in the list.
     """
     if file is None:
         return f"record {index}"
@@ -155,13 +157,6 @@ def text_list(rid: str, field: str, value: object) -> list[str]:
                 rid, f"{field}[{i}]", f"{field}[{i}] must be a string, got {item!r}"[:200], SKIP_WRONG_TYPE
             )
     return list(value)
-
-
-@dataclass(frozen=True)
-class UnreadableRecord:
-    """What `read_records` yields in place of a line that is not valid JSON: the reason, for the skip."""
-
-    reason: str
 
 
 @dataclass(frozen=True)
@@ -496,103 +491,6 @@ def _constant_occurrences(f: Formula) -> list[str]:
     return sorted(signature(f).constants)
 
 
-# --------------------------------------------------------------------------- reading files
-
-
-def read_records(path: str | Path) -> Iterator[tuple[Any, Path, int]]:
-    """Yield ``(record, file, index)`` for every record of a JSON/JSONL file or a folder of them.
-
-    `index` is the record's 0-based position among its file's records (FOLIO v0.0 validation ids are made from
-    it). `read_located_records` also gives where each record starts.
-    """
-    for record, file, index, _location in read_located_records(path):
-        yield record, file, index
-
-
-def read_located_records(path: str | Path) -> Iterator[tuple[Any, Path, int, RecordLocation]]:
-    """Yield ``(record, file, index, location)`` for every record of a JSON/JSONL file or a folder of them.
-
-    A folder is read non-recursively, files in name order, ``*.jsonl`` and ``*.json`` only (so a ``raw/``
-    sub-folder or a licence file next to the data is ignored). A ``.json`` file holds one JSON array (the raw
-    ProverQA layout) or one object per line. A line that is not valid JSON is yielded as an `UnreadableRecord`
-    (one bad line must not stop the build, nor vanish: `iter_problems` counts it as a skip); a record may also be
-    any JSON value, which the caller checks. `location` is the 1-based line and column where the record starts.
-
-    Raises:
-        FileNotFoundError: `path` does not exist.
-        SourceDataError: A folder holds no data file, or a ``.json`` file that opens as an array is not valid
-            JSON as a whole (no record can be told apart from the next).
-    """
-    root = Path(path)
-    if not root.exists():
-        raise FileNotFoundError(f"no such file or folder: {root}")
-    files = [root] if root.is_file() else sorted(p for p in root.iterdir() if p.suffix in (".json", ".jsonl"))
-    if not files:
-        raise SourceDataError(f"no .json or .jsonl files in {root}")
-    for file in files:
-        text = file.read_text(encoding="utf-8")
-        if file.suffix == ".json" and text.lstrip().startswith("["):
-            for index, (record, location) in enumerate(_array_elements(text, file)):
-                yield record, file, index, location
-        else:
-            yield from _jsonl_records(text, file)
-
-
-def _jsonl_records(text: str, file: Path) -> Iterator[tuple[Any, Path, int, RecordLocation]]:
-    """The records of a JSON Lines text, one per non-blank line (only a newline ends a line, as in JSON Lines)."""
-    index = 0
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
-        column = len(line) - len(line.lstrip()) + 1
-        try:
-            record: Any = json.loads(line)
-        except json.JSONDecodeError as exc:
-            record = UnreadableRecord(f"line is not valid JSON: {exc}")
-            column = exc.colno
-        yield record, file, index, RecordLocation(file.name, number, column)
-        index += 1
-
-
-_JSON_SPACE = re.compile(r"[ \t\n\r]*")
-
-
-def _skip_space(text: str, pos: int) -> int:
-    match = _JSON_SPACE.match(text, pos)
-    return match.end() if match else pos
-
-
-def _array_elements(text: str, file: Path) -> Iterator[tuple[Any, RecordLocation]]:
-    """The elements of a JSON array text, each with where it starts.
-
-    Raises:
-        SourceDataError: The text is not one valid JSON array.
-    """
-    try:
-        whole = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SourceDataError(f"{file}: not valid JSON: {exc}") from exc
-    if not isinstance(whole, list):
-        raise SourceDataError(f"{file}: expected one JSON array")
-    decoder = json.JSONDecoder()
-    line, line_start, counted = 1, 0, 0  # lines are counted incrementally: the raw files are megabytes
-
-    def locate(offset: int) -> RecordLocation:
-        nonlocal line, line_start, counted
-        line += text.count("\n", counted, offset)
-        newline = text.rfind("\n", counted, offset)
-        line_start = newline + 1 if newline >= 0 else line_start
-        counted = offset
-        return RecordLocation(file.name, line, offset - line_start + 1)
-
-    pos = _skip_space(text, 0) + 1  # after "["
-    for _ in range(len(whole)):
-        pos = _skip_space(text, pos)
-        record, end = decoder.raw_decode(text, pos)
-        yield record, locate(pos)
-        pos = _skip_space(text, end) + 1  # after ","
-
-
 def split_from_filename(file: Path | None, choices: Sequence[str]) -> str | None:
     """Return the split or level named in a file name (``folio_v2_validation.jsonl`` → ``validation``), if any."""
     if file is None:
@@ -602,205 +500,6 @@ def split_from_filename(file: Path | None, choices: Sequence[str]) -> str | None
         if re.search(rf"(^|[_\-.]){re.escape(choice)}($|[_\-.])", stem):
             return choice
     return None
-
-
-# --------------------------------------------------------------------------- generic entry points
-
-
-def _check_name(name: str) -> None:
-    if name not in SOURCE_NAMES:
-        raise ValueError(f"unknown source {name!r}; valid sources: {', '.join(SOURCE_NAMES)}")
-
-
-def iter_problems(name: SourceName, path: str | Path, report: LoadReport | None = None) -> Iterator[SourceProblem]:
-    """Every problem of a source file or folder as a `SourceProblem` (no parsing, no prover).
-
-    Records whose layout is not recognised, or whose id repeats an earlier one (a LogicNLI stories file next
-    to the per-problem file of the same split), are counted in `report` and not yielded.
-
-    Args:
-        name: The source.
-        path: A file or a folder of files.
-        report: Receives the paths read and the records skipped at this stage.
-    """
-    _check_name(name)
-    module = _loader(name)
-    seen: set[str] = set()
-    current: Path | None = None
-    for record, file, index, location in read_located_records(path):
-        if report is not None and file != current:
-            report.paths.append(str(file))
-            current = file
-        ref = record_ref(file, index, location.line)
-        check_identity(name, record, ref, f"{file}:{location.line}")
-        try:
-            problems = module.record_to_problems(_mapping(record, ref), file=file, index=index, line=location.line)
-        except SourceRecordError as exc:
-            if report is not None:
-                report.records += 1
-                report.skip(exc, location)
-            continue
-        for problem in problems:
-            if problem.id in seen:
-                if report is not None:
-                    report.records += 1
-                    report.skip(
-                        SourceRecordError(
-                            problem.id, "id", f"id already read from an earlier record ({file.name})", SKIP_DUPLICATE
-                        ),
-                        location,
-                    )
-                continue
-            seen.add(problem.id)
-            if report is not None:
-                report.locations[problem.id] = location
-            yield problem
-
-
-def check_identity(name: str, record: object, ref: str, where: str) -> None:
-    """Refuse a record that names another source dataset than the one it is read as.
-
-    Our clean files (and LogicNLI's) carry a ``dataset`` field. A FOLIO file read as ProverQA would otherwise be
-    loaded (both clean layouts look alike), and the build's card would state ProverQA's licence for FOLIO's
-    share-alike data: the data, not the flag, decides what a build is.
-
-    Args:
-        name: The source the records are read as.
-        record: The record (anything but a mapping is left to the loader).
-        ref: How to name the record when it has no id.
-        where: Where it is (``path:line``, or ``record N`` for records in memory).
-
-    Raises:
-        SourceDataError: The record's ``dataset`` is a string other than `name`; names the file and line, the
-            record and both identities.
-    """
-    if not isinstance(record, Mapping):
-        return
-    identity = record.get("dataset")
-    if not isinstance(identity, str) or identity.strip().lower() in ("", name):
-        return
-    rid = record.get("id")
-    label = rid if isinstance(rid, (str, int)) and not isinstance(rid, bool) and str(rid).strip() else ref
-    said = identity.strip().lower()
-    advice = f": read this file as {said}, or give {name} data" if said in SOURCE_NAMES else ""
-    raise SourceDataError(
-        f'{where}: record {label!r} is a {identity!r} record (its "dataset" field), but it is read as {name}{advice}'
-    )
-
-
-def cases_from_records(
-    records: Iterable[Mapping[str, Any]],
-    source: SourceName,
-    *,
-    split: str | None = None,
-    unify_constants: UnifyMode = "none",
-    **options: Any,
-) -> tuple[list[Case], LoadReport]:
-    """Cases from records already in memory, e.g. a `datasets.Dataset` from ``load_dataset("json", ...)``.
-
-    Args:
-        records: Source records in any layout the source's loader recognises (detected per record).
-        source: The source they come from.
-        split: The split or level, used only to build ids when the records lack them (``"validation"``,
-            ``"easy"``).
-        unify_constants: Opt-in constant spelling normalisation (default off).
-        **options: Loader-specific options (LogicNLI: ``premises``, ``timeout_ms``).
-
-    Returns:
-        The cases and the `LoadReport`.
-    """
-    _check_name(source)
-    module = _loader(source)
-    report = LoadReport(source)
-    problems: list[SourceProblem] = []
-    for index, record in enumerate(records):
-        check_identity(source, record, record_ref(None, index), f"record {index}")
-        try:
-            problems.extend(
-                module.record_to_problems(_mapping(record, record_ref(None, index)), split=split, index=index)
-            )
-        except SourceRecordError as exc:
-            report.records += 1
-            report.skip(exc)
-    cases = module.problems_to_cases(problems, report, unify_constants=unify_constants, **options)
-    return cases, report
-
-
-def _mapping(record: object, ref: str) -> dict[str, Any]:
-    """The record as a dict, or a skip: an unreadable line, or a JSON value that is not an object.
-
-    Raises:
-        SourceRecordError: `SKIP_INVALID_JSON` or `SKIP_LAYOUT`, named by `ref` (file and position).
-    """
-    if isinstance(record, UnreadableRecord):
-        raise SourceRecordError(ref, "<record>", record.reason, SKIP_INVALID_JSON)
-    if not isinstance(record, Mapping):
-        raise SourceRecordError(
-            ref, "<record>", f"a record must be a JSON object, got {type(record).__name__}", SKIP_LAYOUT
-        )
-    return dict(record)
-
-
-def load_source(
-    name: SourceName,
-    path: str | Path | None,
-    *,
-    unify_constants: UnifyMode = "none",
-    **options: Any,
-) -> tuple[list[Case], LoadReport]:
-    """Load a source benchmark's problems as `Case`s, skipping (and reporting) what cannot be used.
-
-    No data ships with the package, so a path is required: a file (clean JSONL, Hugging Face JSONL, raw JSON)
-    or a folder of such files (read non-recursively).
-
-    Args:
-        name: ``"folio"``, ``"proverqa"`` or ``"logicnli"``.
-        path: File or folder.
-        unify_constants: Opt-in constant spelling normalisation (``"none"``, ``"case"``, ``"case+numeric"``).
-        **options: Loader-specific options. LogicNLI: ``premises`` (``"consistent-subset"``, the default;
-            ``"trace"``; ``"all"``) and ``timeout_ms``.
-
-    Returns:
-        ``(cases, report)``.
-
-    Raises:
-        ValueError: Unknown source name or no path.
-        SourceDataError: No record could be loaded (the message gives the skip counts), or a record names
-            another source dataset than `name`.
-        FileNotFoundError: The path does not exist or holds no data file.
-    """
-    _check_name(name)
-    if unify_constants not in UNIFY_MODES:
-        raise ValueError(f"unify_constants must be one of {', '.join(UNIFY_MODES)}; got {unify_constants!r}")
-    if path is None:
-        raise ValueError(
-            f"a path to the {name} data (file or folder) is required: no source data ships with lgmt-tasks"
-        )
-    module = _loader(name)
-    report = LoadReport(name)
-    problems = list(iter_problems(name, path, report))
-    cases = module.problems_to_cases(problems, report, unify_constants=unify_constants, **options)
-    if not cases:
-        raise SourceDataError(
-            f"no usable {name} problem in {path}: {report.records} records, skipped "
-            f"{dict(report.skipped.most_common())}"
-        )
-    return cases, report
-
-
-def _loader(name: str) -> Any:
-    """Return the loader module of a source (imported lazily: the loaders import this module)."""
-    if name == "folio":
-        from lgmt_tasks.sources import folio
-
-        return folio
-    if name == "proverqa":
-        from lgmt_tasks.sources import proverqa
-
-        return proverqa
-    from lgmt_tasks.sources import logicnli
-
-    return logicnli
 
 
 def map_problems(
@@ -834,19 +533,12 @@ __all__ = [
     "SourceProblem",
     "SourceRecordError",
     "UnifyMode",
-    "UnreadableRecord",
-    "cases_from_records",
-    "check_identity",
     "constant_key",
-    "iter_problems",
-    "load_source",
     "map_problems",
     "normalise_label",
     "parse_formula",
     "parse_problem",
     "problem_to_case",
-    "read_located_records",
-    "read_records",
     "record_id",
     "record_ref",
     "require",

@@ -112,7 +112,7 @@ def load_source_cases(config: SourceConfig, stats: BuildStats, workers: Workers 
         return _qmfol_cases(config, stats, workers)
     if config.source == "logicasker":
         return _logicasker_cases(config, stats, workers)
-    from lgmt_tasks.sources.common import load_source
+    from lgmt_tasks.sources.load import load_source
 
     assert config.source_path is not None
     _LOG.info("reading %s records from %s", config.source, config.source_path)

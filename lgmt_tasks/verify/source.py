@@ -28,7 +28,8 @@ from tqdm import tqdm
 
 from lgmt_tasks.logic.prover import Contradictory, Undecided
 from lgmt_tasks.sources.audit import AuditItem, AuditResult, audit_items
-from lgmt_tasks.sources.common import LoadReport, SourceName, iter_problems
+from lgmt_tasks.sources.common import LoadReport, SourceName
+from lgmt_tasks.sources.load import iter_problems
 from lgmt_tasks.verify.claims import CONTRADICTORY
 from lgmt_tasks.verify.dataset import sample_indices
 from lgmt_tasks.verify.provers import DEFAULT_TIMEOUT_S, Prover, get_prover

@@ -1,1 +1,1 @@
-"""lm-eval configs of DivLogicEval (YAML only; the code is `lgmt_tasks.task_configs.divlogiceval.utils`)."""
+"""lm-eval configs of DivLogicEval: YAML written by `_generate.py`, the code in `utils.py`."""

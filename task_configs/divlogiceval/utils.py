@@ -24,32 +24,35 @@ message (chat) or a paragraph before the prompt (plain text).
 Parameters (YAML `metadata` / `dataset_kwargs`; override with `--metadata '{"shots": 3, "alpha": 0.5}'`):
 `shots` (0 or 3), `alpha` (PC_α, default 1), `instruction` (`standard`, or `no_reasoning`: the NoLR sentence of
 §3.1 added), and the dataset parameters `question_type` (`3c1e`, `3e1c`, `missing`, `all`), `form` (`natural`, or
-`symbolic`: s-DivLogicEval, the documents' content and options replaced by formulas), `per_type`, `seed` (in the
-metadata `dataset_seed`: lm-eval merges model arguments such as vLLM's `seed` into it), `n`,
-`pool`, `dataset` / `dataset_revision` (a folder written by `lgmt build divlogiceval`, a Hub id, or the authors'
-released data) and `variant` (`polished` or `unpolished`, the released file). `--metadata` wins over the
-YAML; the effective values are written back into the task config so the results file shows them; a metadata key
-that is no parameter is reported in a logged warning with the valid keys (`_requests.dataset_params`).
+`symbolic`: s-DivLogicEval, the documents' content and options replaced by formulas), `per_type` (default 20 here,
+for speed; 300 in the Inspect task), `seed` (in the metadata `dataset_seed`: lm-eval merges model arguments such as
+vLLM's `seed` into it), `n`, `pool`, `dataset` / `dataset_revision` (a folder written by `lgmt build divlogiceval`, a
+Hub id, or the authors' released data) and `variant` (`polished` or `unpolished`, the released file); the dataset
+parameters and their defaults are `divlogiceval.config.SCHEMA`'s. `--metadata` wins over the YAML; the effective
+values are written back into the task config so the results file shows them; a metadata key that is no parameter is
+reported in a logged warning with the valid keys (`_params.dataset_params`).
 
 Metrics: `acc`, `circular`, `partial_circular`, `rotation_acc`, `unparsed_rate` (means over instances, computed by
-`lgmt_tasks.scorers.divlogiceval_metrics`, DESIGN decision 6), and `acc_<type>`, `circular_<type>`,
+`lgmt_tasks.scorers.divlogiceval_arithmetic`, DESIGN decision 6), and `acc_<type>`, `circular_<type>`,
 `partial_circular_<type>` per question type (each document's outcome carries its type, which those aggregations
 select on; a type absent from the run gives NaN). lm-eval
-computes no standard error for custom aggregations (`N/A`); `divlogiceval_metrics.summarize` gives them from the
+computes no standard error for custom aggregations (`N/A`); `divlogiceval_arithmetic.summarize` gives them from the
 samples of `--log_samples`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import datasets
 
-from lgmt_tasks.divlogiceval.build import DEFAULT_N, QUESTION_TYPES
-from lgmt_tasks.divlogiceval.dataset import check_form, load_divlogiceval_rows, shot_rows, shown_row
+from lgmt_tasks.divlogiceval.config import QUESTION_TYPES, SCHEMA
+from lgmt_tasks.divlogiceval.dataset import load_divlogiceval, load_divlogiceval_rows, shot_rows, shown_row
+from lgmt_tasks.rotation import to_original
 from lgmt_tasks.scorers.divlogiceval import predictions_of
-from lgmt_tasks.scorers.divlogiceval_metrics import (
+from lgmt_tasks.scorers.divlogiceval_arithmetic import (
     METRIC_NAMES,
     ROTATIONS,
     acc_parsed,
@@ -57,31 +60,18 @@ from lgmt_tasks.scorers.divlogiceval_metrics import (
     instance_outcome,
     mean,
     metric_values,
-    to_original,
 )
 from lgmt_tasks.solvers.divlogiceval import ANSWER_PREFIX, LETTERS, check_instruction, check_shots, rotation_prompts
-from lgmt_tasks.task_configs._requests import (
-    Aggregation,
-    MultiRequestTask,
-    Parameters,
-    aggregation,
-    argmax,
-    choices,
-    completions,
-)
-
-DEFAULT_PER_TYPE = 20
-"""Instances per question type when neither the YAML nor `--metadata` says otherwise (the Inspect default too)."""
+from lgmt_tasks.task_configs._aggregation import Aggregation, aggregation
+from lgmt_tasks.task_configs._params import Parameters, with_defaults
+from lgmt_tasks.task_configs._requests import MultiRequestTask, argmax, choices, completions
 
 CONTINUATIONS: tuple[str, ...] = tuple(f" {letter}" for letter in LETTERS)
 """The scored continuations of a log-likelihood context ending in `Answer:`."""
 
-PARAMS = Parameters(
-    suite="DivLogicEval",
-    dataset=("question_type", "form", "per_type", "seed", "n", "pool", "dataset", "dataset_revision", "variant"),
-    task=("shots", "alpha", "instruction"),
-)
-"""The parameters: `--metadata` may override the dataset parameters, `shots`, `alpha` and `instruction`."""
+PARAMS = Parameters.of(SCHEMA, "DivLogicEval", task=("shots", "alpha", "instruction"))
+"""The parameters: `--metadata` may override the dataset parameters (`divlogiceval.config.SCHEMA`, whose lm-eval
+defaults apply: 20 instances per question type), `shots`, `alpha` and `instruction`."""
 
 BREAKDOWN: tuple[str, ...] = ("acc", "circular", "partial_circular")
 """Metrics reported per question type as `<metric>_<type>`."""
@@ -90,33 +80,22 @@ BREAKDOWN: tuple[str, ...] = ("acc", "circular", "partial_circular")
 # ------------------------------------------------------------------------------------------------------- data
 
 
-def load_docs(
-    question_type: str = "all",
-    form: str = "natural",
-    per_type: int = DEFAULT_PER_TYPE,
-    seed: int = 0,
-    n: int = DEFAULT_N,
-    pool: str | None = None,
-    dataset: str | None = None,
-    dataset_revision: str | None = None,
-    variant: str = "polished",
-    **_ignored: Any,
-) -> datasets.DatasetDict:
+def loader_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """`load_divlogiceval`'s keyword arguments: `params` (from `dataset_params`) over the schema's lm-eval defaults.
+
+    Raises:
+        ValueError: On a value the loader's annotation refuses (naming it).
+    """
+    return with_defaults(SCHEMA, params, load_divlogiceval, "DivLogicEval lm-eval")
+
+
+def load_docs(**params: Any) -> datasets.DatasetDict:
     """Load (building and caching if needed) the DivLogicEval instances as an lm-eval dataset.
 
     Args:
-        question_type: `3c1e`, `3e1c`, `missing` or `all`.
-        form: `natural`, or `symbolic`: each document's `content` and `options` are the formulas (`shown_row`), so
-            prompts and answer reading both use what the model is shown.
-        per_type: Instances per question type.
-        seed: Build seed.
-        n: The paper's n.
-        pool: A sentence pool (default: ours).
-        dataset: A folder written by `lgmt build divlogiceval`, a Hub id, or the authors' released data, to read
-            instead of building.
-        dataset_revision: Hub revision of `dataset`.
-        variant: `polished` or `unpolished`: the file of the authors' released data.
-        **_ignored: Anything else (lm-eval passes the whole metadata, model arguments included).
+        **params: The dataset parameters of `divlogiceval.config.SCHEMA` (`dataset_params` passes exactly those),
+            over its lm-eval defaults. With `form="symbolic"` each document's `content` and `options` are the
+            formulas (`shown_row`), so prompts and answer reading both use what the model is shown.
 
     Returns:
         A `DatasetDict` with one split, `test`.
@@ -124,20 +103,7 @@ def load_docs(
     Raises:
         ValueError: On an invalid parameter (naming it and the valid values).
     """
-    check_form(str(form))
-    rows = load_divlogiceval_rows(
-        str(question_type),
-        per_type=int(per_type),
-        seed=int(seed),
-        n=int(n),
-        pool=pool,
-        dataset=dataset,
-        revision=dataset_revision,
-        variant=str(variant),
-    )
-    if form == "natural":
-        return datasets.DatasetDict({"test": rows})
-    return datasets.DatasetDict({"test": datasets.Dataset.from_list([shown_row(dict(r), form) for r in rows])})
+    return datasets.DatasetDict({"test": load_divlogiceval_rows(**loader_params(params))})
 
 
 # ------------------------------------------------------------------------------------------------------- task
@@ -177,16 +143,12 @@ class DivLogicEvalTask(MultiRequestTask):
     def after_download(self, params: Mapping[str, Any]) -> None:
         """For three-shot prompting, the examples in the documents' form (never one of the evaluated instances)."""
         if self.shots:
+            args = loader_params(params)
             examples = shot_rows(
                 exclude_ids=self.dataset["test"]["id"],
-                per_type=int(params.get("per_type", DEFAULT_PER_TYPE)),
-                seed=int(params.get("seed", 0)),
-                n=int(params.get("n", DEFAULT_N)),
-                pool=params.get("pool"),
-                dataset=params.get("dataset"),
-                revision=params.get("dataset_revision"),
+                **{key: args[key] for key in ("per_type", "seed", "n", "pool", "dataset", "revision")},
             )
-            self.examples = [shown_row(e, str(params.get("form", "natural"))) for e in examples]
+            self.examples = [shown_row(e, args["form"]) for e in examples]
 
     def unit_prompts(self, doc: Mapping[str, Any]) -> list[str]:
         """The Appendix I prompt of every rotation, rotation 0 (the original order) first."""
@@ -278,12 +240,19 @@ acc_parsed_aggregation = aggregation(
     "ACC over the instances whose original-order answer parsed: Σ acc / Σ original_parsed; NaN if none.",
 )
 """ACC over parsed original-order answers, named apart from `acc` (which counts an unparsed answer as wrong)."""
-acc_3c1e_aggregation = _instance_mean("acc", "3c1e")
-acc_3e1c_aggregation = _instance_mean("acc", "3e1c")
-acc_missing_aggregation = _instance_mean("acc", "missing")
-circular_3c1e_aggregation = _instance_mean("circular", "3c1e")
-circular_3e1c_aggregation = _instance_mean("circular", "3e1c")
-circular_missing_aggregation = _instance_mean("circular", "missing")
-partial_circular_3c1e_aggregation = _instance_mean("partial_circular", "3c1e")
-partial_circular_3e1c_aggregation = _instance_mean("partial_circular", "3e1c")
-partial_circular_missing_aggregation = _instance_mean("partial_circular", "missing")
+TYPE_AGGREGATIONS: Mapping[str, Aggregation] = MappingProxyType(
+    {f"{name}_{t}": _instance_mean(name, t) for name in BREAKDOWN for t in QUESTION_TYPES}
+)
+"""`<metric>_<question type>` (`acc_3c1e`, ..., `partial_circular_missing`) → the metric over that type's instances.
+
+Made from `BREAKDOWN` and the question types (`divlogiceval.config.QUESTION_TYPES`, their one declaration), so a new
+type needs no edit here; the YAML (`_generate.py`) names each `<metric>_<question type>_aggregation`, which this
+module's `__getattr__` resolves."""
+
+
+def __getattr__(name: str) -> Aggregation:
+    """The per-type aggregations under the names the YAML gives them (`acc_3c1e_aggregation`, ...; PEP 562)."""
+    found = TYPE_AGGREGATIONS.get(name.removesuffix("_aggregation")) if name.endswith("_aggregation") else None
+    if found is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return found

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lgmt_tasks.task_configs.lexical.utils import DEFAULT_PER_MR, METRICS, RELATION_METRICS
+from lgmt_tasks.task_configs.lexical.utils import METRICS, RELATION_METRICS
 
 HERE = Path(__file__).resolve().parent
 
@@ -42,12 +42,7 @@ def base_yaml() -> str:
         "test_split: test",
         "# No num_fewshot: LexicalTask refuses --num_fewshot N > 0 (prompting few_shot instead).",
         "doc_to_target: label",
-        "dataset_kwargs:",
-        "  mr: function",
-        "  part: all",
-        f"  per_mr: {DEFAULT_PER_MR}",
-        "  seed: 0",
-        "  source: generated",
+        "# No dataset parameters: their defaults are the schema's (`lexical.config.SCHEMA`, read by `load_docs`).",
         "metric_list:",
     ]
     for metric in METRICS:

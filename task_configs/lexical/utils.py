@@ -9,7 +9,7 @@ differ:
   by `lgmt build lexical` / a Hub dataset (`dataset`), which may also hold LLM follow-ups made with
   `--transformer-model`. A pending LLM row (its follow-up still to be made by a transformer) cannot be evaluated
   here (lm-eval has no second model), and is refused with a message saying how to build it;
-- each group is scored with `lexical_metrics.lexical_outcome` on the parsed labels, with the relation's output
+- each group is scored with `lexical_arithmetic.lexical_outcome` on the parsed labels, with the relation's output
   relation (equivalence, difference or not_inverse) and the row's expected follow-up label. Only the label output
   relation: free-text similarity is the Inspect task's `output=text`.
 
@@ -17,14 +17,14 @@ Metrics: LGMT's `mvr`, `acc_static`, `acc_cons`, `hdr`, `fur`, `unparsed_rate`, 
 `acc_cons_parsed` (the same aggregation functions as
 LGMT's, `_requests.RATE_AGGREGATIONS`), LLMorph's confusion matrix `cm_pass_correct`, `cm_pass_wrong`,
 `cm_fail_correct`, `cm_fail_wrong`, and the violation rate per function-based relation, `mvr_MR-1`, ... `mvr_MR-128`
-(`mvr_MR-49` is the noise floor; a relation with no document reports NaN). See `scorers/lexical_metrics.py` for the
+(`mvr_MR-49` is the noise floor; a relation with no document reports NaN). See `scorers/lexical_arithmetic.py` for the
 definitions and denominators.
 
-Parameters (YAML `dataset_kwargs`, overridable with `--metadata`): `mr` (default `function`; ids comma-separated),
-`part` (default `all`), `per_mr` (default `DEFAULT_PER_MR`), `seed` (in the metadata `dataset_seed`, see
-`_requests.METADATA_NAMES`), `source`, `source_path`, `dataset`, `dataset_revision`; and `prompting` and `prefill` as
-for LGMT. A metadata key that is no parameter is ignored with a logged warning naming the task and the valid keys
-(`_requests.dataset_params`).
+Parameters (set with `--metadata`; their defaults are `lexical.config.SCHEMA`'s): `mr` (default `function`; ids
+comma-separated), `part` (default `all`), `per_mr` (default 20 here, for speed; 100 in the Inspect task), `seed` (in
+the metadata `dataset_seed`, see `_params.METADATA_NAMES`), `source`, `source_path`, `style`, `dataset`,
+`dataset_revision`; and `prompting` and `prefill` as for LGMT. A metadata key that is no parameter is ignored with a
+logged warning naming the task and the valid keys (`_params.dataset_params`).
 """
 
 from __future__ import annotations
@@ -34,31 +34,20 @@ from typing import Any
 
 import datasets
 
-from lgmt_tasks.lexical.catalogue import DEFAULT_STYLE, FUNCTION_BASED, resolve_mrs, resolve_parts
-from lgmt_tasks.lexical.dataset import load_lexical_rows
+from lgmt_tasks.lexical.catalogue import FUNCTION_BASED
+from lgmt_tasks.lexical.config import SCHEMA
+from lgmt_tasks.lexical.dataset import load_lexical, load_lexical_rows
 from lgmt_tasks.scorers.answers import parse_label
-from lgmt_tasks.scorers.lexical_metrics import LEXICAL_KEYS, confusion_cell, label_violation, lexical_outcome
+from lgmt_tasks.scorers.lexical_arithmetic import LEXICAL_KEYS, confusion_cell, label_violation, lexical_outcome
 from lgmt_tasks.scorers.pairwise import RATE_NAMES
-from lgmt_tasks.task_configs._requests import (
-    RATE_AGGREGATIONS,
-    Aggregation,
-    LabelGroupTask,
-    Parameters,
-    aggregation,
-    completions,
-    interleave_by,
-    member_labels,
-)
+from lgmt_tasks.task_configs._aggregation import RATE_AGGREGATIONS, Aggregation, aggregation
+from lgmt_tasks.task_configs._label_groups import LabelGroupTask, interleave_by, member_labels
+from lgmt_tasks.task_configs._params import Parameters, with_defaults
+from lgmt_tasks.task_configs._requests import completions
 
-DEFAULT_PER_MR = 20
-"""Groups per relation and part when neither the YAML nor `--metadata` says otherwise."""
-
-PARAMS = Parameters(
-    suite="lexical",
-    dataset=("mr", "part", "per_mr", "seed", "source", "source_path", "style", "dataset", "dataset_revision"),
-    task=("prompting", "prefill"),
-)
-"""The parameters: `--metadata` may override the dataset parameters and `prompting`."""
+PARAMS = Parameters.of(SCHEMA, "lexical", task=("prompting", "prefill"))
+"""The parameters: `--metadata` may override the dataset parameters (`lexical.config.SCHEMA`, whose lm-eval defaults
+apply: 20 groups per relation and part), `prompting` and `prefill`."""
 
 CELLS: tuple[str, ...] = ("cm_pass_correct", "cm_pass_wrong", "cm_fail_correct", "cm_fail_wrong")
 
@@ -70,31 +59,13 @@ METRICS: tuple[str, ...] = (*RATE_NAMES, *CELLS, *RELATION_METRICS)
 """Every metric of the lexical lm-eval tasks, in YAML order."""
 
 
-def load_docs(
-    mr: str | Sequence[str] = "function",
-    part: str | Sequence[str] = "all",
-    per_mr: int = DEFAULT_PER_MR,
-    seed: int = 0,
-    source: str = "generated",
-    source_path: str | None = None,
-    style: str = DEFAULT_STYLE,
-    dataset: str | None = None,
-    dataset_revision: str | None = None,
-    **_ignored: Any,
-) -> datasets.DatasetDict:
+def load_docs(**params: Any) -> datasets.DatasetDict:
     """Load (building and caching if needed) the lexical groups as an lm-eval dataset.
 
     Args:
-        mr: Relation ids, comma-separated or a list, or `function` / `llm` / `all`.
-        part: `premises`, `conclusion`, `both` (several comma-separated) or `all`.
-        per_mr: Groups per relation and part.
-        seed: Build seed.
-        source: Source cases: `generated`, `folio`, `proverqa` or `logicnli`.
-        source_path: File or folder of the source records (required unless `source="generated"`).
-        style: The function-based transformations: `llmorph` (LLMorph's algorithms) or `clean` (ours).
-        dataset: A folder written by `lgmt build lexical`, or a Hub dataset id, to read instead of building.
-        dataset_revision: Hub revision of `dataset`.
-        **_ignored: Anything else (lm-eval passes the whole metadata, model arguments included).
+        **params: The dataset parameters of `lexical.config.SCHEMA` (`dataset_params` passes exactly those), over
+            its lm-eval defaults: `mr` (ids, comma-separated or a list, or `function` / `llm` / `all`), `part`,
+            `per_mr`, `seed`, `source`, `source_path`, `style`, `dataset`, `revision`.
 
     Returns:
         A `DatasetDict` with one split, `test`, ordered round-robin over relations (so `--limit` spreads).
@@ -102,17 +73,7 @@ def load_docs(
     Raises:
         ValueError: On an invalid parameter, no group, or a pending LLM group.
     """
-    rows = load_lexical_rows(
-        resolve_mrs(mr),
-        resolve_parts(part),
-        source=source,
-        source_path=source_path,
-        per_mr=int(per_mr),
-        seed=int(seed),
-        style=style,
-        dataset=dataset,
-        revision=dataset_revision,
-    )
+    rows = load_lexical_rows(**with_defaults(SCHEMA, params, load_lexical, "lexical lm-eval"))
     pending = sorted({r["mr"] for r in rows if r["pending"]})
     if pending:
         raise ValueError(

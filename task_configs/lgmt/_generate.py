@@ -2,20 +2,21 @@
 
 The two base configs, `_lgmt_generate.yaml` and `_lgmt_loglik.yaml`, are written by hand; this script writes the
 short YAMLs that include them (one per relation set and variant) and the two groups, so that the eight tasks cannot
-drift apart. `tests/task_configs/test_lgmt_lmeval.py` checks that the files on disk are what this script writes.
+drift apart. `tests/lgmt/test_lmeval.py` checks that the files on disk are what this script writes.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from lgmt_tasks.lgmt import CATEGORIES
 from lgmt_tasks.scorers.pairwise import RATE_NAMES
-from lgmt_tasks.task_configs.lgmt.utils import DEFAULT_PER_MR
 
 HERE = Path(__file__).resolve().parent
 
-RELATION_SETS: tuple[str, ...] = ("mr_e", "mr_s", "mr_p", "mr_c")
-"""Relation sets with an lm-eval task (keys of `lgmt_tasks.lgmt.dataset.MR_SETS`); each task fixes its own, in
+RELATION_SETS: tuple[str, ...] = tuple(category.lower().replace("-", "_") for category in CATEGORIES)
+"""Relation sets with an lm-eval task, one per category (`mr_e`, `mr_s`, `mr_p`, `mr_c`: keys of
+`lgmt_tasks.lgmt.dataset.MR_SETS`); each task fixes its own, in
 `dataset_kwargs.relation_set` (formerly `suite`, still read with a deprecation warning)."""
 
 VARIANTS: dict[str, tuple[str, str]] = {
@@ -26,9 +27,6 @@ VARIANTS: dict[str, tuple[str, str]] = {
 
 METRICS: tuple[str, ...] = RATE_NAMES
 """The metrics every task reports and every group aggregates."""
-
-DATASET_DEFAULTS: dict[str, object] = {"per_mr": DEFAULT_PER_MR, "seed": 0, "source": "generated"}
-"""Dataset parameters written into every task YAML (override at run time with `--metadata`)."""
 
 VERSION = "3-B"
 
@@ -44,8 +42,7 @@ def task_yaml(relation_set: str, suffix: str) -> str:
     """Render the YAML of one task."""
     base, _ = VARIANTS[suffix]
     lines = [HEADER.rstrip("\n"), f"include: {base}", f"task: {task_name(relation_set, suffix)}", "dataset_kwargs:"]
-    lines.append(f"  relation_set: {relation_set}")
-    lines += [f"  {key}: {value}" for key, value in DATASET_DEFAULTS.items()]
+    lines.append(f"  relation_set: {relation_set}")  # the dataset parameters' defaults: `lgmt.config.SCHEMA`
     return "\n".join(lines) + "\n"
 
 

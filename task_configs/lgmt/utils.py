@@ -44,14 +44,14 @@ or `TaskManager(metadata=...)`):
 - `relation_set` (YAML `dataset_kwargs`; fixed by the task, `lgmt_mr_e` evaluates `mr_e`): a key of
   `lgmt_tasks.lgmt.dataset.MR_SETS`. Its former name `suite` is still read, with a deprecation warning, until the
   next release; giving both is an error.
-- dataset parameters (YAML `dataset_kwargs`): `per_mr` (groups per relation, default `DEFAULT_PER_MR`, smaller than
-  the Inspect default of 200 to keep a first lm-eval run short), `seed`, `source`, `source_path`, `followups`,
-  `compose`, `names`, and `dataset` / `dataset_revision` to evaluate a folder written by `lgmt build` or a Hub
-  dataset instead of building. `--metadata` wins over the YAML; the effective values are written back to the task's
-  `dataset_kwargs`, so the results file shows what was evaluated. In the metadata the seed is `dataset_seed` and the
-  revision `dataset_revision`: lm-eval merges the model arguments into the metadata, and `seed` (vLLM, the API
-  models) and `revision` (`hf`) are model arguments (`_requests.METADATA_NAMES`). A metadata key that is no
-  parameter is ignored with a logged warning naming the task and the valid keys (`_requests.dataset_params`).
+- dataset parameters (YAML `dataset_kwargs` or `--metadata`): those of `lgmt_tasks.lgmt.config.SCHEMA` (the table
+  in the LGMT README), with the schema's lm-eval defaults (`per_mr` 20, smaller than the Inspect default of 200 to
+  keep a first lm-eval run short). `dataset` / `dataset_revision` evaluate a folder written by `lgmt build` or a Hub
+  dataset instead of building. `--metadata` wins over the YAML; the values given are written back to the task's
+  `dataset_kwargs`. In the metadata the seed is `dataset_seed` and the revision `dataset_revision`: lm-eval merges
+  the model arguments into the metadata, and `seed` (vLLM, the API models) and `revision` (`hf`) are model arguments
+  (`lgmt_tasks.builders.schema.LM_EVAL_NAMES`). A metadata key that is no parameter is ignored with a logged warning
+  naming the task and the valid keys (`_params.dataset_params`).
 
 Documents are ordered round-robin over relations (first group of every relation, then the second, ...), so that
 `--limit N` evaluates a spread of relations rather than N groups of the first one.
@@ -73,90 +73,37 @@ from typing import Any
 
 import datasets
 
-from lgmt_tasks.lgmt.dataset import MR_SETS, first_relation, load_lgmt_rows
+from lgmt_tasks.lgmt.config import SCHEMA
+from lgmt_tasks.lgmt.dataset import MR_SETS, first_relation, load_lgmt, load_lgmt_rows
 from lgmt_tasks.scorers.answers import parse_label
 from lgmt_tasks.scorers.pairwise import RATE_NAMES, group_outcome
-from lgmt_tasks.task_configs._requests import (
-    LABELS,
-    RATE_AGGREGATIONS,
-    LabelGroupTask,
-    Parameters,
-    argmax,
-    completions,
-    interleave_by,
-    member_count,
-    member_labels,
-    renamed_value,
-)
-
-DEFAULT_PER_MR = 20
-"""Groups per relation when neither the YAML nor `--metadata` says otherwise."""
+from lgmt_tasks.task_configs._aggregation import RATE_AGGREGATIONS
+from lgmt_tasks.task_configs._label_groups import LABELS, LabelGroupTask, interleave_by, member_count, member_labels
+from lgmt_tasks.task_configs._params import Parameters, renamed_value, with_defaults
+from lgmt_tasks.task_configs._requests import argmax, completions
 
 DEFAULT_RELATION_SET = "mr_e"
 """The relation set `load_docs` builds when called without one (the tasks always name theirs)."""
 
-PARAMS = Parameters(
-    suite="LGMT",
-    fixed=("relation_set",),
-    dataset=(
-        "per_mr",
-        "seed",
-        "source",
-        "source_path",
-        "followups",
-        "compose",
-        "names",
-        "depth",
-        "width",
-        "dataset",
-        "dataset_revision",
-    ),
-    task=("prompting", "prefill"),
-    renamed={"suite": "relation_set"},
+PARAMS = Parameters.of(
+    SCHEMA, "LGMT", task=("prompting", "prefill"), fixed=("relation_set",), renamed={"suite": "relation_set"}
 )
 """The parameters: the relation set is fixed by the task (`suite` is its deprecated name); `--metadata` may override
-the dataset parameters and `prompting`."""
+the dataset parameters (`lgmt.config.SCHEMA`, whose lm-eval defaults apply: 20 groups per relation) and `prompting`."""
 
 
 # ---------------------------------------------------------------------------------------------------------- data
 
 
-def load_docs(
-    relation_set: str | None = None,
-    per_mr: int | str = DEFAULT_PER_MR,
-    seed: int = 0,
-    source: str = "generated",
-    source_path: str | None = None,
-    followups: int = 1,
-    compose: int = 0,
-    names: str = "abstract",
-    depth: int | str | list[int] | None = None,
-    width: int | str | list[int] | None = None,
-    dataset: str | None = None,
-    dataset_revision: str | None = None,
-    suite: str | None = None,
-    **_ignored: Any,
-) -> datasets.DatasetDict:
+def load_docs(relation_set: str | None = None, suite: str | None = None, **params: Any) -> datasets.DatasetDict:
     """Load (building and caching if needed) the LGMT groups of one relation set as an lm-eval dataset.
 
     Args:
         relation_set: The relation set, a key of `MR_SETS` (`mr_e`, `mr_s`, `mr_p`, `mr_c`, ...); default
             `DEFAULT_RELATION_SET`.
-        per_mr: Groups per relation, or `"all"`: every applicable group.
-        seed: Build seed (the same seed gives the same groups).
-        source: Source cases: `generated`, `folio`, `proverqa`, `logicnli`, `qmfol` or `logicasker`.
-        source_path: File or folder of the source records (required unless `source="generated"`).
-        followups: Follow-ups per group.
-        compose: 0, or 2 / 3 for chains of relations.
-        names: Fresh symbols for MR-S: `abstract` or `natural`.
-        depth: With `source="qmfol"` (1-20) or `"logicasker"` (chain length, 1-7): depths, one value or a comma
-            list (default 1,2,3).
-        width: With `source="qmfol"`: reasoning widths, one value or a comma list (default grid: 1,2).
-        dataset: A folder written by `lgmt build`, or a Hub dataset id, to read instead of building.
-        dataset_revision: Hub revision of `dataset`.
         suite: Deprecated name of `relation_set` (read with a `DeprecationWarning`).
-        **_ignored: Anything else. lm-eval calls a `custom_dataset` with the whole task metadata, which includes the
-            model arguments (`pretrained`, `dtype`, ...), so unknown keys cannot be an error here.
+        **params: The dataset parameters of `lgmt.config.SCHEMA` (`dataset_params` passes exactly those), over its
+            lm-eval defaults.
 
     Returns:
         A `DatasetDict` with one split, `test`: one row per group, ordered round-robin over relations.
@@ -168,20 +115,7 @@ def load_docs(
     chosen = renamed_value("suite", suite, "relation_set", relation_set, "LGMT load_docs") or DEFAULT_RELATION_SET
     if chosen not in MR_SETS:
         raise ValueError(f"relation_set={chosen!r}: expected one of {', '.join(MR_SETS)}")
-    rows = load_lgmt_rows(
-        MR_SETS[chosen],
-        source=source,
-        source_path=source_path,
-        per_mr="all" if str(per_mr).lower() == "all" else int(per_mr),
-        seed=int(seed),
-        followups=int(followups),
-        compose=int(compose),
-        names=names,
-        depth=depth,
-        width=width,
-        dataset=dataset,
-        revision=dataset_revision,
-    )
+    rows = load_lgmt_rows(MR_SETS[chosen], **with_defaults(SCHEMA, params, load_lgmt, "LGMT lm-eval"))
     return datasets.DatasetDict({"test": interleave_by_relation(rows)})
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from lgmt_tasks.logicasker.catalogue import CATEGORIES, LOGICS, PROBLEM_TYPES, catalogue
-from lgmt_tasks.logicasker.generate import MAX_LENGTH
+from lgmt_tasks.logicasker.config import MAX_LENGTH
 
 HERE = Path(__file__).resolve().parent
 BASE = "_lgmt_logicasker.yaml"
@@ -63,8 +63,8 @@ def base_yaml() -> str:
             f"    aggregation: !function {UTILS}.response_accuracy_aggregation",
             "    higher_is_better: true",
         ]
-    # No default `length`: a build then makes length 1, and a `dataset` keeps all of its lengths.
-    lines += ["metadata:", f'  version: "{VERSION}"', "  per_skill: 4", "  dataset_seed: 0"]
+    # No dataset parameters: their defaults are the schema's (`logicasker.config.SCHEMA`, read by `load_docs`).
+    lines += ["metadata:", f'  version: "{VERSION}"']
     return "\n".join(lines) + "\n"
 
 

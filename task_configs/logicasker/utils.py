@@ -23,7 +23,7 @@ response accuracy per attribute of the rule tree: `response_accuracy_logic_<logi
 `response_accuracy_category_<category>`, `response_accuracy_problem_type_<type>`, `response_accuracy_length_<n>`,
 `response_accuracy_rule_<rule id>` (each document reports the breakdown keys of its own attributes; a key no
 document reported is absent from the results). The aggregations are the pure functions of
-`lgmt_tasks.scorers.logicasker_metrics` (DESIGN decision 6); lm-eval reports no standard error for them (`N/A`).
+`lgmt_tasks.scorers.logicasker_arithmetic` (DESIGN decision 6); lm-eval reports no standard error for them (`N/A`).
 """
 
 from __future__ import annotations
@@ -34,15 +34,17 @@ from typing import Any
 import datasets
 
 from lgmt_tasks.logicasker.catalogue import get_skill
-from lgmt_tasks.logicasker.dataset import load_logicasker_rows
+from lgmt_tasks.logicasker.config import SCHEMA
+from lgmt_tasks.logicasker.dataset import load_logicasker, load_logicasker_rows
 from lgmt_tasks.scorers.answers import parse_yes_no
-from lgmt_tasks.scorers.logicasker_metrics import (
+from lgmt_tasks.scorers.logicasker_arithmetic import (
     accuracy,
     instruction_following_rate,
     response_accuracy,
     yes_no_outcome,
 )
-from lgmt_tasks.task_configs._requests import Parameters, aggregation, dataset_params
+from lgmt_tasks.task_configs._aggregation import aggregation
+from lgmt_tasks.task_configs._params import Parameters, loader_arguments
 
 CHOICES: tuple[str, str] = ("yes", "no")
 """The answers, in the order of the log-likelihood continuations (and of the tie-break)."""
@@ -50,19 +52,16 @@ CHOICES: tuple[str, str] = ("yes", "no")
 ANSWER_CUE = "\nAnswer:"
 """What the log-likelihood context ends with; the continuations are ` yes` and ` no` (lm-eval's target delimiter)."""
 
-PARAMS = Parameters(
-    suite="LogicAsker",
-    dataset=("logic", "category", "rule", "length", "per_skill", "seed", "dataset", "dataset_revision"),
-)
-"""The metadata keys that select or build the documents (set in the YAML's `metadata`, overridable with
-`--metadata`)."""
+PARAMS = Parameters.of(SCHEMA, "LogicAsker")
+"""The metadata keys that select or build the documents: LogicAsker's task parameters (`logicasker.config.SCHEMA`),
+set in the YAML's `metadata` and overridable with `--metadata`."""
 
 
 def load_docs(**metadata: Any) -> datasets.DatasetDict:
     """Load (building and caching if needed) the LogicAsker tests selected by the task metadata.
 
     Args:
-        **metadata: The task metadata (YAML, then `--metadata`); keys other than `PARAMS.dataset` are ignored (the
+        **metadata: The task metadata (YAML, then `--metadata`); keys other than the schema's are ignored (the
             version, model arguments that lm-eval merges in; any other key is reported, see `dataset_params`).
 
     Returns:
@@ -71,18 +70,7 @@ def load_docs(**metadata: Any) -> datasets.DatasetDict:
     Raises:
         ValueError: On an invalid selection or when no test is left (from the loader).
     """
-    params = {key: value for key, value in dataset_params(PARAMS, {}, metadata).items() if value is not None}
-    revision = params.pop("dataset_revision", None)
-    rows = load_logicasker_rows(
-        logic=params.get("logic"),
-        category=params.get("category"),
-        rule=params.get("rule"),
-        length=params.get("length"),
-        per_skill=int(params.get("per_skill", 4)),
-        seed=int(params.get("seed", 0)),
-        dataset=params.get("dataset"),
-        revision=revision,
-    )
+    rows = load_logicasker_rows(**loader_arguments(SCHEMA, PARAMS, metadata, load_logicasker))
     return datasets.DatasetDict({"test": rows})
 
 
@@ -154,15 +142,15 @@ def process_loglik_results(doc: Mapping[str, Any], results: Sequence[tuple[float
 accuracy_aggregation = aggregation(
     "accuracy",
     accuracy,
-    "Accuracy: Σ correct / documents, an unanswered document wrong (see `logicasker_metrics.accuracy`).",
+    "Accuracy: Σ correct / documents, an unanswered document wrong (see `logicasker_arithmetic.accuracy`).",
 )
 response_accuracy_aggregation = aggregation(
     "response_accuracy",
     response_accuracy,
-    "Response accuracy: Σ correct / Σ answered (see `logicasker_metrics.response_accuracy`).",
+    "Response accuracy: Σ correct / Σ answered (see `logicasker_arithmetic.response_accuracy`).",
 )
 instruction_following_aggregation = aggregation(
     "instruction_following",
     instruction_following_rate,
-    "Instruction-following rate: Σ answered / documents (see `logicasker_metrics.instruction_following_rate`).",
+    "Instruction-following rate: Σ answered / documents (see `logicasker_arithmetic.instruction_following_rate`).",
 )

@@ -14,14 +14,14 @@ building (`dataset_revision`, not `revision`, which is a model argument of `hf` 
 metadata). Without `dataset` the default grid is the Inspect task's (96 tasks). A metadata key that is no parameter is
 reported in a logged warning with the valid keys (`_requests.dataset_params`).
 
-Metrics, the same as the Inspect task's and computed by the same pure functions (`lgmt_tasks.scorers.qmfol_metrics`,
+Metrics, the same as the Inspect task's and computed by the same pure functions (`lgmt_tasks.scorers.qmfol_arithmetic`,
 DESIGN decision 6): `accuracy` (an unparsed answer is wrong) and `accuracy_parsed` (over parsed answers), `f1_True`,
 `f1_False`, `f1_Unknown`, `macro_f1` and `macro_f1_parsed`, `dist_<gold>_<answer>` and `dist_<gold>_unparsed`,
 `unparsed_rate`, and accuracy by depth × width (`accuracy_d5_w10`), distractors (`accuracy_D5`), topic
 (`accuracy_Food`) and gold label (`accuracy_True`). lm-eval's metric list is fixed in the YAML, so breakdowns cover
 the paper's grid values (`BREAKDOWN_METRICS`); a document reports only the breakdown keys of its own configuration,
 and a key no document reported is absent from the results. lm-eval reports no standard error for these (`N/A`);
-`lgmt_tasks.scorers.qmfol_metrics.summarize` gives `accuracy_stderr` from the outcomes of `--log_samples`.
+`lgmt_tasks.scorers.qmfol_arithmetic.summarize` gives `accuracy_stderr` from the outcomes of `--log_samples`.
 """
 
 from __future__ import annotations
@@ -31,12 +31,12 @@ from typing import Any
 
 import datasets
 
-from lgmt_tasks.qmfol.build import PAPER_DEPTHS, PAPER_DISTRACTORS, PAPER_WIDTHS
+from lgmt_tasks.qmfol.config import PAPER_DEPTHS, PAPER_DISTRACTORS, PAPER_WIDTHS, SCHEMA
 from lgmt_tasks.qmfol.construction import LABELS
-from lgmt_tasks.qmfol.dataset import load_qmfol_rows
+from lgmt_tasks.qmfol.dataset import load_qmfol, load_qmfol_rows
 from lgmt_tasks.qmfol.english import TOPICS
 from lgmt_tasks.scorers.answers import parse_label
-from lgmt_tasks.scorers.qmfol_metrics import (
+from lgmt_tasks.scorers.qmfol_arithmetic import (
     DIST_NAMES,
     F1_NAMES,
     accuracy,
@@ -47,25 +47,11 @@ from lgmt_tasks.scorers.qmfol_metrics import (
     unparsed_rate,
 )
 from lgmt_tasks.solvers.qmfol import render_prompt
-from lgmt_tasks.task_configs._requests import Aggregation, Items, Parameters, aggregation, dataset_params
+from lgmt_tasks.task_configs._aggregation import Aggregation, Items, aggregation
+from lgmt_tasks.task_configs._params import Parameters, loader_arguments
 
-PARAMS = Parameters(
-    suite="QMFOL",
-    dataset=(
-        "depth",
-        "width",
-        "distractors",
-        "topic",
-        "label",
-        "seed",
-        "per_config",
-        "padding_tokens",
-        "dataset",
-        "dataset_revision",
-        "form",
-    ),
-)
-"""The metadata keys that select or build the documents (overridable with `--metadata`)."""
+PARAMS = Parameters.of(SCHEMA, "QMFOL")
+"""The metadata keys that select or build the documents: QMFOL's task parameters (`qmfol.config.SCHEMA`)."""
 
 HEADLINE_METRICS: tuple[str, ...] = (
     "accuracy",
@@ -101,15 +87,9 @@ def load_docs(**metadata: Any) -> datasets.DatasetDict:
     Raises:
         ValueError: On an invalid selection, padding with distractors, or when no task is left.
     """
-    params = {key: value for key, value in dataset_params(PARAMS, {}, metadata).items() if value is not None}
-    padding = int(params.pop("padding_tokens", 0))
-    revision = params.pop("dataset_revision", None)
-    for key in ("seed", "per_config"):
-        if key in params:
-            params[key] = int(params[key])
-    rows = load_qmfol_rows(**params, revision=revision)
-    if padding and any(n > 0 for n in rows["distractors"]):
-        raise ValueError("padding_tokens is the length control for tasks without distractors: add distractors 0")
+    params = loader_arguments(SCHEMA, PARAMS, metadata, load_qmfol)
+    padding = int(params["padding_tokens"])
+    rows = load_qmfol_rows(**params)
     rows = rows.map(lambda r: {"prompt": render_prompt(list(r["premises"]), r["conclusion"], padding)})
     return datasets.DatasetDict({"test": rows})
 
@@ -158,16 +138,16 @@ def _dist(name: str) -> Aggregation:
 
 
 accuracy_aggregation = aggregation(
-    "accuracy", accuracy, "Accuracy: Σ correct / tasks, an unparsed answer being wrong (`qmfol_metrics.accuracy`)."
+    "accuracy", accuracy, "Accuracy: Σ correct / tasks, an unparsed answer being wrong (`qmfol_arithmetic.accuracy`)."
 )
 accuracy_parsed_aggregation = aggregation(
     "accuracy_parsed", accuracy_parsed, "Accuracy over parsed answers: Σ correct / Σ parsed (`accuracy_parsed`)."
 )
 unparsed_rate_aggregation = aggregation(
-    "unparsed_rate", unparsed_rate, "Unparsed rate: Σ (1 − parsed) / tasks (see `qmfol_metrics.unparsed_rate`)."
+    "unparsed_rate", unparsed_rate, "Unparsed rate: Σ (1 − parsed) / tasks (see `qmfol_arithmetic.unparsed_rate`)."
 )
 f1_true_aggregation = aggregation(
-    "f1_true", _f1("f1_True"), "F1 of True, an unparsed answer a miss (`qmfol_metrics.f1_scores`)."
+    "f1_true", _f1("f1_True"), "F1 of True, an unparsed answer a miss (`qmfol_arithmetic.f1_scores`)."
 )
 f1_false_aggregation = aggregation("f1_false", _f1("f1_False"), "F1 of False, an unparsed answer a miss.")
 f1_unknown_aggregation = aggregation("f1_unknown", _f1("f1_Unknown"), "F1 of Unknown, an unparsed answer a miss.")

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from lgmt_tasks.builders.cache import cached_repo
-from lgmt_tasks.hub.card_text import SUITES
+from lgmt_tasks.suites import SUITE_NAMES
 
 
-@pytest.mark.parametrize("suite", SUITES)
+@pytest.mark.parametrize("suite", SUITE_NAMES)
 def test_every_builder_has_a_build_revision(suite: str) -> None:
     revision = importlib.import_module(f"lgmt_tasks.{suite}.build").BUILD_REVISION
     assert isinstance(revision, (int, str)) and str(revision)

@@ -11,7 +11,7 @@ from pathlib import Path
 import datasets
 import pytest
 
-from lgmt_tasks.builders.load import Build, Selector, load_selected_rows, where
+from lgmt_tasks.builders.load import BuildRecipe, Selector, load_selected_rows, where
 from lgmt_tasks.hub.repo import CardSpec, load_dataset_repo, write_dataset_repo
 
 
@@ -47,7 +47,7 @@ def _kinds(allowed: Callable[[], set[str]]) -> Selector:
     return where(("kind",), lambda kind: kind in allowed())
 
 
-def _no_build() -> Build:
+def _no_build() -> BuildRecipe:
     raise AssertionError("a dataset was given: nothing should be built")
 
 
@@ -100,8 +100,8 @@ def test_nothing_left_names_the_suite_the_selection_and_the_dataset(toy_repo: st
 def test_nothing_left_names_the_build_and_a_build_is_cached(no_filter: None) -> None:
     writes: list[Path] = []
 
-    def build() -> Build:
-        return Build({"seed": 3}, lambda out: writes.append(_write_toy(out)), 1)
+    def build() -> BuildRecipe:
+        return BuildRecipe({"seed": 3}, lambda out: writes.append(_write_toy(out)), 1)
 
     def load(allowed: set[str]) -> datasets.Dataset:
         return load_selected_rows(
@@ -124,8 +124,9 @@ def test_nothing_left_names_the_build_and_a_build_is_cached(no_filter: None) -> 
 
 @pytest.fixture(scope="module")
 def logicasker_repo(tmp_path_factory: pytest.TempPathFactory) -> str:
-    from lgmt_tasks.logicasker.build import LogicAskerConfig, build_logicasker
+    from lgmt_tasks.logicasker.build import build_logicasker
     from lgmt_tasks.logicasker.card import write_logicasker_repo
+    from lgmt_tasks.logicasker.config import LogicAskerConfig
 
     config = LogicAskerConfig(rules=("modus ponens", "modus tollens"), lengths=(1, 2), per_skill=2, seed=3)
     return str(write_logicasker_repo(build_logicasker(config), tmp_path_factory.mktemp("logicasker") / "repo"))
@@ -133,8 +134,9 @@ def logicasker_repo(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 @pytest.fixture(scope="module")
 def qmfol_repo(tmp_path_factory: pytest.TempPathFactory) -> str:
-    from lgmt_tasks.qmfol.build import QmfolConfig, build_qmfol
+    from lgmt_tasks.qmfol.build import build_qmfol
     from lgmt_tasks.qmfol.card import write_qmfol_repo
+    from lgmt_tasks.qmfol.config import QmfolConfig
 
     config = QmfolConfig(depths=(5, 10), widths=(5,), distractors=(0,), topics=("Food",), seeds=1)
     return str(write_qmfol_repo(build_qmfol(config), tmp_path_factory.mktemp("qmfol") / "repo"))
@@ -142,8 +144,9 @@ def qmfol_repo(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 @pytest.fixture(scope="module")
 def lgmt_repo(tmp_path_factory: pytest.TempPathFactory) -> str:
-    from lgmt_tasks.lgmt.build import LgmtConfig, build_lgmt
+    from lgmt_tasks.lgmt.build import build_lgmt
     from lgmt_tasks.lgmt.card import write_lgmt_repo
+    from lgmt_tasks.lgmt.config import LgmtConfig
 
     config = LgmtConfig(mrs=("MR-E1.2", "MR-P1"), per_mr=2, generated_cases=12)
     return str(write_lgmt_repo(build_lgmt(config), tmp_path_factory.mktemp("lgmt") / "repo"))

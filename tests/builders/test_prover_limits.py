@@ -17,11 +17,14 @@ import pytest
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.divlogiceval.build import DivLogicEvalConfig, build_divlogiceval
 from lgmt_tasks.lexical.build import LexicalConfig, build_lexical
-from lgmt_tasks.lgmt.build import LgmtConfig, build_lgmt
+from lgmt_tasks.lgmt.build import build_lgmt
+from lgmt_tasks.lgmt.config import LgmtConfig
 from lgmt_tasks.logic import prover
 from lgmt_tasks.logic.parse import parse
-from lgmt_tasks.logicasker.build import LogicAskerConfig, build_logicasker
-from lgmt_tasks.qmfol.build import QmfolConfig, build_qmfol
+from lgmt_tasks.logicasker.build import build_logicasker
+from lgmt_tasks.logicasker.config import LogicAskerConfig
+from lgmt_tasks.qmfol.build import build_qmfol
+from lgmt_tasks.qmfol.config import QmfolConfig
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 FOLIO = DATA / "folio" / "folio_v0_validation.jsonl"

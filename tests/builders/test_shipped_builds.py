@@ -30,13 +30,13 @@ from lgmt_tasks.divlogiceval.build import DivLogicEvalConfig
 from lgmt_tasks.hub.repo import load_dataset_repo
 from lgmt_tasks.lexical.build import LexicalConfig
 from lgmt_tasks.lgmt.build import BUILD_REVISION as LGMT_REVISION
-from lgmt_tasks.lgmt.build import LgmtConfig
+from lgmt_tasks.lgmt.config import LgmtConfig
 from lgmt_tasks.lgmt.dataset import MR_SETS, load_lgmt
-from lgmt_tasks.logicasker.build import LogicAskerConfig
+from lgmt_tasks.logicasker.config import LogicAskerConfig
 from lgmt_tasks.logicasker.dataset import load_logicasker
 from lgmt_tasks.qmfol.build import BUILD_REVISION as QMFOL_REVISION
-from lgmt_tasks.qmfol.build import QmfolConfig
-from lgmt_tasks.qmfol.dataset import TASK_DEPTHS, TASK_DISTRACTORS, TASK_WIDTHS, load_qmfol
+from lgmt_tasks.qmfol.config import TASK_DEPTHS, TASK_DISTRACTORS, TASK_WIDTHS, QmfolConfig
+from lgmt_tasks.qmfol.dataset import load_qmfol
 from lgmt_tasks.suites import SUITE_NAMES, suite_of_task
 
 DEFAULT_CONFIGS: dict[str, Any] = {

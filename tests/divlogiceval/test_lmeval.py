@@ -13,8 +13,9 @@ from lm_eval.api.model import LM
 from lm_eval.tasks import TaskManager
 
 import lgmt_tasks.task_configs as task_configs
-from lgmt_tasks.divlogiceval.rotation import rotation_order
+from lgmt_tasks.rotation import rotation_order
 from lgmt_tasks.solvers.divlogiceval import INSTRUCTION
+from lgmt_tasks.task_configs.divlogiceval import _generate
 from lgmt_tasks.task_configs.divlogiceval import utils as divlogiceval_utils
 
 CONFIGS = Path(task_configs.__file__).parent
@@ -143,8 +144,8 @@ def test_a_mistyped_metadata_key_is_reported_with_the_valid_keys(small_repo, cap
     manager(small_repo, per_typ=1).load(["lgmt_divlogiceval"])
     assert "metadata key 'per_typ' is not a parameter of DivLogicEval (did you mean 'per_type'?)" in caplog.text
     assert (
-        "DivLogicEval parameters: question_type, form, per_type, dataset_seed, n, pool, dataset, dataset_revision, "
-        "variant, shots, alpha, instruction"
+        "DivLogicEval parameters: per_type, n, pool, dataset_seed, question_type, form, dataset, variant, "
+        "dataset_revision, shots, alpha, instruction"
     ) in caplog.text
 
 
@@ -175,3 +176,33 @@ def test_process_results_reject_a_wrong_number_of_results():
     out = divlogiceval_utils.process_loglik_results(doc, letter_a * 4)
     # always position A: original options 0, 1, 2, 3 over the rotations
     assert out["acc"]["acc"] == 1.0 and out["circular"]["rotation_acc"] == 0.25 and "acc_3c1e" in out
+
+
+def test_generated_yamls_are_current() -> None:
+    for name, text in _generate.render_all().items():
+        assert (CONFIGS / "divlogiceval" / name).read_text(encoding="utf-8") == text, f"re-run _generate.py ({name})"
+
+
+def test_every_per_type_metric_has_its_aggregation() -> None:
+    """The per-type metrics come from the question types' one declaration; the YAML's names resolve to them."""
+    from lgmt_tasks.divlogiceval.config import QUESTION_TYPES
+
+    assert set(divlogiceval_utils.TYPE_AGGREGATIONS) == {
+        f"{name}_{t}" for name in divlogiceval_utils.BREAKDOWN for t in QUESTION_TYPES
+    }
+    for name, aggregate in divlogiceval_utils.TYPE_AGGREGATIONS.items():
+        assert getattr(divlogiceval_utils, f"{name}_aggregation") is aggregate
+
+
+def test_load_docs_takes_the_schema_parameters_with_lm_evals_defaults(small_repo):
+    from lgmt_tasks.divlogiceval.dataset import symbolic_formula
+
+    assert divlogiceval_utils.loader_params({})["per_type"] == 20  # lm-eval's default (speed), not the task's 300
+    assert divlogiceval_utils.loader_params({"per_type": "5"})["per_type"] == 5  # coerced like a -T value
+    docs = divlogiceval_utils.load_docs(dataset=str(small_repo), form="symbolic", question_type="3c1e")["test"]
+    assert len(docs) > 0 and {d["question_type"] for d in docs} == {"3c1e"}
+    for doc in docs:
+        assert doc["options"] == [symbolic_formula(o) for o in doc["options_logic"]]
+        assert doc["content_natural"] != doc["content"]
+    with pytest.raises(ValueError, match="form='formal'"):
+        divlogiceval_utils.load_docs(dataset=str(small_repo), form="formal")

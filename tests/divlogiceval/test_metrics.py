@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lgmt_tasks.divlogiceval.rotation import rotation_order, to_original, to_position
-from lgmt_tasks.scorers.divlogiceval_metrics import (
+from lgmt_tasks.rotation import rotation_order, to_original, to_position
+from lgmt_tasks.scorers.divlogiceval_arithmetic import (
     NO_ANSWER_INDEX,
     accuracy,
     circular,

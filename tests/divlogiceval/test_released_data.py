@@ -18,8 +18,9 @@ from inspect_ai import eval
 from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
 from lm_eval import simple_evaluate
 
-from lgmt_tasks.divlogiceval import dataset as dle_dataset
-from lgmt_tasks.divlogiceval.dataset import is_released, load_divlogiceval_rows, load_released_rows
+from lgmt_tasks.divlogiceval import released as dle_released
+from lgmt_tasks.divlogiceval.dataset import load_divlogiceval_rows
+from lgmt_tasks.divlogiceval.released import is_released, load_released_rows
 from lgmt_tasks.divlogiceval.task import divlogiceval
 from tests.divlogiceval.test_lmeval import ScriptedLM, manager
 
@@ -153,7 +154,7 @@ def test_a_hub_id_goes_through_datasets_load_dataset(monkeypatch):
         calls.append((path, split, revision))
         return make_fixture.UNPOLISHED
 
-    monkeypatch.setattr(dle_dataset.datasets, "load_dataset", fake_load_dataset)  # no network in tests
+    monkeypatch.setattr(dle_released.datasets, "load_dataset", fake_load_dataset)  # no network in tests
     rows = load_divlogiceval_rows(dataset="ttchungc/DivLogicEval", variant="unpolished", revision="abc")
     assert calls == [("ttchungc/DivLogicEval", "unpolished", "abc")] and len(rows) == 3
 

@@ -31,14 +31,15 @@ from inspect_ai.model import ModelOutput, ModelUsage, get_model
 from lgmt_tasks import __version__
 from lgmt_tasks.cli import main
 from lgmt_tasks.divlogiceval.build import DivLogicEvalConfig
-from lgmt_tasks.hub.card_text import SUITES
 from lgmt_tasks.hub.check import card_problems, check_repo
 from lgmt_tasks.hub.repo import DATA_SUFFIX, data_file, read_data_file
 from lgmt_tasks.lexical.build import LexicalConfig
-from lgmt_tasks.lgmt.build import LgmtConfig
-from lgmt_tasks.logicasker.build import LogicAskerConfig, build_logicasker
+from lgmt_tasks.lgmt.config import LgmtConfig
+from lgmt_tasks.logicasker.build import build_logicasker
 from lgmt_tasks.logicasker.card import write_logicasker_repo
-from lgmt_tasks.qmfol.build import QmfolConfig
+from lgmt_tasks.logicasker.config import LogicAskerConfig
+from lgmt_tasks.qmfol.config import QmfolConfig
+from lgmt_tasks.suites import SUITE_NAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 DATASETS = ROOT / "datasets"
@@ -79,7 +80,7 @@ def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytes
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
 
 
-@pytest.mark.parametrize("suite", SUITES)
+@pytest.mark.parametrize("suite", SUITE_NAMES)
 def test_committed_folder_loads_into_the_declared_configs_and_features(suite: str, tmp_path: Path) -> None:
     path = folder(suite)
     meta = front_matter(path)
@@ -108,7 +109,7 @@ def test_committed_folder_loads_into_the_declared_configs_and_features(suite: st
     assert check.total_rows == total
 
 
-@pytest.mark.parametrize("suite", SUITES)
+@pytest.mark.parametrize("suite", SUITE_NAMES)
 def test_committed_card_validates_offline_and_says_what_a_card_must(suite: str) -> None:
     path = folder(suite)
     card = DatasetCard.load(path / "README.md")
@@ -130,7 +131,7 @@ def test_committed_card_validates_offline_and_says_what_a_card_must(suite: str) 
 
 
 def test_data_files_are_deterministic_gzip(tmp_path: Path) -> None:
-    for suite in SUITES:
+    for suite in SUITE_NAMES:
         raw = (folder(suite) / data_file("default", "test")).read_bytes()
         assert raw[:3] == b"\x1f\x8b\x08"  # gzip, deflate
         assert raw[3] == 0, "no file name or other optional header fields"
@@ -152,7 +153,7 @@ def test_same_seed_same_bytes_other_seed_other_bytes(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("suite", SUITES)
+@pytest.mark.parametrize("suite", SUITE_NAMES)
 def test_default_build_reproduces_the_committed_folder(suite: str, tmp_path: Path) -> None:
     out = tmp_path / suite
     parallel = ["--num-proc", "2"] if suite != "lexical" else []  # the output does not depend on it
@@ -198,7 +199,7 @@ def _constant_reply(*_: Any) -> ModelOutput:
     return output
 
 
-@pytest.mark.parametrize("suite", SUITES)
+@pytest.mark.parametrize("suite", SUITE_NAMES)
 def test_task_evaluates_the_committed_folder(suite: str, tmp_path: Path) -> None:
     path = folder(suite)
     rows = {row["id"]: row for row in datasets.load_dataset(str(path), split="test", cache_dir=str(tmp_path / "hf"))}

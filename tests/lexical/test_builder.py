@@ -7,12 +7,14 @@ from typing import Any
 import pytest
 from inspect_ai.model import ChatMessage, ModelAPI, ModelOutput, ModelUsage, get_model, modelapi
 
+from lgmt_tasks.builders.schema import reproduce_command
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.hub.repo import data_file, load_dataset_repo
 from lgmt_tasks.lexical.build import FEATURES, LexicalConfig, build_lexical
-from lgmt_tasks.lexical.card import build_command, write_lexical_repo
+from lgmt_tasks.lexical.card import write_lexical_repo
 from lgmt_tasks.lexical.catalogue import FUNCTION_BASED, LEXICAL_RELATIONS
-from lgmt_tasks.lgmt.build import LgmtConfig, build_lgmt
+from lgmt_tasks.lgmt.build import build_lgmt
+from lgmt_tasks.lgmt.config import LgmtConfig
 from lgmt_tasks.logic.parse import parse
 from lgmt_tasks.logic.prover import entailment
 from lgmt_tasks.sources.pipeline import load_source_cases, prove_sources
@@ -108,7 +110,9 @@ def test_card_and_round_trip(built, rows, tmp_path):
     card = (out / "README.md").read_text()
     assert "lgmt build lexical --source generated --mr MR-1" in card
     assert "MR-152 | add negation | llm | difference" in card and "`followup_label`" in card
-    assert build_command(LexicalConfig(), "x") == "lgmt build lexical --source generated --seed 0 --out x"
+    assert (
+        reproduce_command("lexical", LexicalConfig(), "x") == "lgmt build lexical --source generated --seed 0 --out x"
+    )
 
 
 @pytest.mark.parametrize(
@@ -223,6 +227,22 @@ def test_cli_builds_function_relations(tmp_path):
     assert "4 groups from" in result.output and "| MR-126/premises |" in result.output
     rows = load_dataset_repo(out)
     assert sorted({(r["mr"], r["part"]) for r in rows}) == [("MR-126", "premises"), ("MR-49", "none")]
+
+
+def test_cli_refuses_an_unknown_relation_and_ignores_a_transformer_without_llm_relations(tmp_path):
+    from click.testing import CliRunner
+
+    from lgmt_tasks.cli import main
+
+    out = tmp_path / "lexical"
+    args = ["build", "lexical", "--part", "premises", "--per-mr", "1", "--generated-cases", str(CASES), "--out"]
+    refused = CliRunner().invoke(main, [*args, str(out), "--mr", "MR-999"])
+    assert refused.exit_code == 2 and "Invalid value for --mr" in refused.output and "MR-999" in refused.output
+    result = CliRunner().invoke(main, [*args, str(out), "--mr", "MR-49", "--transformer-model", "lexicaltest/echo"])
+    assert result.exit_code == 0, result.output
+    card = (out / "README.md").read_text()
+    assert "--transformer-model" not in card  # no LLM relation: no transformer
+    assert "lgmt build lexical --source generated --mr MR-49 --part premises --per-mr 1" in card
 
 
 @modelapi(name="lexicaltest")

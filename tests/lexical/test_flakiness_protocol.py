@@ -24,7 +24,7 @@ from inspect_ai.util import store
 from lgmt_tasks.cli import main
 from lgmt_tasks.lexical.catalogue import resolve_mrs, resolve_parts
 from lgmt_tasks.lexical.dataset import load_lexical_rows
-from lgmt_tasks.lexical.report import (
+from lgmt_tasks.lexical.flakiness import (
     failing_groups,
     flakiness_table,
     llmorph_flakiness,
@@ -160,9 +160,9 @@ def test_failing_groups_lines_and_out(first_log, failing_ids, tmp_path):
 
 
 def test_failing_groups_warns_past_the_argument_limit(first_log, failing_ids, monkeypatch):
-    import lgmt_tasks.lexical.report as report
+    import lgmt_tasks.lexical.flakiness as flakiness
 
-    monkeypatch.setattr(report, "ARG_MAX_BYTES", 40)  # Linux's is 131072: ~5,000 lexical ids
+    monkeypatch.setattr(flakiness, "ARG_MAX_BYTES", 40)  # Linux's is 131072: ~5,000 lexical ids
     result = CliRunner().invoke(main, ["failing-groups", str(first_log.location)])
     assert result.exit_code == 0 and result.stdout == ",".join(failing_ids) + "\n"
     assert "over Linux's 40-byte limit on one command-line argument" in result.stderr

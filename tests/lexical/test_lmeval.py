@@ -13,7 +13,8 @@ from lm_eval.api.model import LM
 from lm_eval.tasks import TaskManager
 
 import lgmt_tasks.task_configs as task_configs
-from lgmt_tasks.task_configs._requests import LABELS, dataset_params
+from lgmt_tasks.task_configs._label_groups import LABELS
+from lgmt_tasks.task_configs._params import dataset_params
 from lgmt_tasks.task_configs.lexical import _generate
 from lgmt_tasks.task_configs.lexical import utils as lexical_utils
 from tests.lexical.helpers import PLAN, WRONG_SOURCE, other
@@ -126,9 +127,11 @@ def test_pending_llm_groups_are_refused(repo):
 
 def test_dataset_params(caplog):
     params = dataset_params(lexical_utils.PARAMS, {"mr": "function", "per_mr": 20}, {"per_mr": 3, "pretrained": "x"})
-    assert params == {"mr": "function", "per_mr": 3}
+    assert params == {**lexical_utils.SCHEMA.lm_eval_defaults(), "mr": "function", "per_mr": 3}
     assert not caplog.records  # `pretrained` is a model argument, which lm-eval merges into the metadata
-    with pytest.raises(ValueError, match="'per_mrr' \\(did you mean 'per_mr'\\?\\); valid: mr, part, per_mr"):
+    with pytest.raises(
+        ValueError, match="'per_mrr' \\(did you mean 'per_mr'\\?\\); valid: source, source_path, mr, part, per_mr"
+    ):
         dataset_params(lexical_utils.PARAMS, {"per_mrr": 3}, {})
     dataset_params(lexical_utils.PARAMS, {}, {"parts": "premises"})
     assert "metadata key 'parts' is not a parameter of lexical (did you mean 'part'?); it is ignored" in caplog.text

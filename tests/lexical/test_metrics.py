@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from lgmt_tasks.scorers.lexical_metrics import (
+from lgmt_tasks.scorers.lexical_arithmetic import (
     CM_KEYS,
     LEXICAL_KEYS,
     confusion_cell,

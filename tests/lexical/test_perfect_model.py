@@ -22,7 +22,7 @@ from lgmt_tasks.lexical.build import LexicalConfig, build_lexical
 from lgmt_tasks.lexical.card import write_lexical_repo
 from lgmt_tasks.lexical.catalogue import FUNCTION_BASED, LEXICAL_RELATIONS
 from lgmt_tasks.lexical.task import lexical
-from lgmt_tasks.scorers.lexical_metrics import label_violation, lexical_outcome
+from lgmt_tasks.scorers.lexical_arithmetic import label_violation, lexical_outcome
 from lgmt_tasks.solvers.prompts import render_user_prompt
 from tests.lexical.helpers import negate, output
 

@@ -12,17 +12,11 @@ from inspect_ai.dataset import MemoryDataset
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, ModelOutput, get_model
 
-from lgmt_tasks.lexical.report import (
-    flakiness_table,
-    group_flakiness,
-    lexical_report,
-    noise_floor,
-    relation_rates,
-    side_by_side,
-    split_logs,
-)
+from lgmt_tasks.lexical.flakiness import flakiness_table, group_flakiness
+from lgmt_tasks.lexical.report import lexical_report, noise_floor, relation_rates, side_by_side, split_logs
 from lgmt_tasks.lexical.task import lexical
-from lgmt_tasks.lgmt.build import LgmtConfig, build_lgmt
+from lgmt_tasks.lgmt.build import build_lgmt
+from lgmt_tasks.lgmt.config import LgmtConfig
 from lgmt_tasks.lgmt.task import record_to_sample
 from lgmt_tasks.scorers.lgmt import metamorphic_consistency
 from lgmt_tasks.solvers.group import group_generate

@@ -10,7 +10,7 @@ from inspect_ai.scorer import SampleScore, Score, Target
 from inspect_ai.solver import TaskState
 
 from lgmt_tasks.scorers.lexical import cell_of, lexical_consistency, lexical_metrics, lexical_outcomes
-from lgmt_tasks.scorers.lexical_metrics import LEXICAL_KEYS, discarded_outcome
+from lgmt_tasks.scorers.lexical_arithmetic import LEXICAL_KEYS, discarded_outcome
 from lgmt_tasks.vocabulary import RESPONSES_KEY, TRANSFORM_KEY
 
 

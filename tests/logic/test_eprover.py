@@ -26,7 +26,8 @@ from lgmt_tasks.logic.eprover import (
 )
 from lgmt_tasks.logic.parse import parse
 from lgmt_tasks.logic.prover import Contradictory, Label, Undecided
-from lgmt_tasks.sources.common import SourceRecordError, iter_problems, parse_problem
+from lgmt_tasks.sources.common import SourceRecordError, parse_problem
+from lgmt_tasks.sources.load import iter_problems
 from tests.eprover_support import requires_eprover
 from tests.fol_strategies import formulas
 

@@ -10,7 +10,8 @@ import re
 
 import pytest
 
-from lgmt_tasks.logic.lexicon import LexiconError, lexicon_for, proper_name
+from lgmt_tasks.logic.lexicon import LexiconError, lexicon_for
+from lgmt_tasks.logic.phrasing import proper_name
 from lgmt_tasks.logic.read import read
 from lgmt_tasks.logic.realize import realize
 from lgmt_tasks.logic.syntax import And, Atom, Const, Exists, Forall, Formula, Implies, Not, Or, Var, Xor

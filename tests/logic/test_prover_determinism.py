@@ -24,7 +24,8 @@ from lgmt_tasks.logic import prover
 from lgmt_tasks.logic.prover import PROVER_MODES, Label, entailment, equivalent, satisfiable
 from lgmt_tasks.logic.syntax import Atom, Formula
 from lgmt_tasks.logic.z3_context import shared_context
-from lgmt_tasks.sources.common import SourceRecordError, iter_problems, parse_problem
+from lgmt_tasks.sources.common import SourceRecordError, parse_problem
+from lgmt_tasks.sources.load import iter_problems
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT.parent / "shared" / "data"

@@ -10,16 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lgmt_tasks.logic.lexicon import (
-    EQ_TEMPLATE,
-    Lexicon,
-    LexiconError,
-    capitalize,
-    fold,
-    lexicon_for,
-    looks_abstract,
-    split_name,
-)
+from lgmt_tasks.logic.lexicon import Lexicon, LexiconError, lexicon_for
+from lgmt_tasks.logic.phrasing import EQ_TEMPLATE, capitalize, fold, looks_abstract, split_name
 from lgmt_tasks.logic.read import EnglishSyntaxError, read, read_clause
 from lgmt_tasks.logic.realize import RealizationError, realize, realize_clause
 from lgmt_tasks.logic.syntax import (
@@ -483,7 +475,7 @@ def _atom_texts(templates: list, constants: list) -> list[tuple[tuple, tuple[str
 
 
 def _brute_force_ok(templates: list, constants: list) -> bool:
-    from lgmt_tasks.logic.lexicon import FOLLOWERS
+    from lgmt_tasks.logic.grammar_words import FOLLOWERS
 
     texts = _atom_texts(templates, constants)
     by_text: dict[tuple[str, ...], object] = {}
@@ -529,13 +521,14 @@ phrases_st = st.lists(
 @settings(max_examples=400, deadline=None)
 @given(templates_st, phrases_st)
 def test_ambiguity_check_agrees_with_brute_force(templates: list, phrases: list) -> None:
-    from lgmt_tasks.logic.lexicon import _find_conflicts, _Trie
+    from lgmt_tasks.logic.ambiguity import find_conflicts
+    from lgmt_tasks.logic.constant_trie import ConstantTrie
 
     keyed = [((f"P{i}", sum(isinstance(x, int) for x in t)), t) for i, t in enumerate(templates)]
     keyed.append((("=", 2), EQ_TEMPLATE))
     constants = [(f"c{i}", tuple(words)) for i, words in enumerate(phrases)]
     expected = _brute_force_ok(keyed, constants)
-    assert (not _find_conflicts(keyed, _Trie.build(constants))) == expected
+    assert (not find_conflicts(keyed, ConstantTrie.build(constants))) == expected
 
 
 # --------------------------------------------------------------------------- real benchmark formulas

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from lgmt_tasks.logicasker.build import LogicAskerBuild, LogicAskerConfig, build_logicasker
+from lgmt_tasks.logicasker.build import LogicAskerBuild, build_logicasker
 from lgmt_tasks.logicasker.card import write_logicasker_repo
+from lgmt_tasks.logicasker.config import LogicAskerConfig
 
 SMALL_RULES = ("modus ponens", "universal modus tollens", "affirming the consequent", "quantifier negation")
 """Two propositional and two predicate skills, one of them a fallacy: the scripted end-to-end runs use these."""

@@ -14,13 +14,9 @@ from lgmt_tasks.cli import main
 from lgmt_tasks.hub.repo import load_dataset_repo
 from lgmt_tasks.logic.parse import parse
 from lgmt_tasks.logic.prover import entails, satisfiable
-from lgmt_tasks.logicasker.build import (
-    LogicAskerConfig,
-    build_logicasker,
-    parse_lengths,
-    plan,
-)
+from lgmt_tasks.logicasker.build import build_logicasker, plan
 from lgmt_tasks.logicasker.catalogue import answer_of, catalogue, get_skill
+from lgmt_tasks.logicasker.config import LogicAskerConfig, parse_lengths
 from lgmt_tasks.logicasker.english import question
 from lgmt_tasks.logicasker.generate import Rejected, generate, negate, unrelated
 from tests.logicasker.conftest import SMALL_RULES

@@ -12,7 +12,7 @@ from inspect_ai.solver import TaskState
 from lgmt_tasks.scorers.answers import parse_yes_no
 from lgmt_tasks.scorers.intervals import wilson_interval
 from lgmt_tasks.scorers.logicasker import BREAKDOWNS, logicasker_metrics, outcomes_of, yes_no_answer
-from lgmt_tasks.scorers.logicasker_metrics import (
+from lgmt_tasks.scorers.logicasker_arithmetic import (
     instruction_following_rate,
     response_accuracy,
     summarize,

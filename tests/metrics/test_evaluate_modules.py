@@ -26,8 +26,8 @@ evaluate = pytest.importorskip("evaluate")
 from huggingface_hub import SpaceCard  # noqa: E402
 
 from lgmt_tasks.metrics import METRIC_NAMES, METRICS_DIR, metric_path  # noqa: E402
-from lgmt_tasks.scorers import divlogiceval_metrics, lexical_metrics, logicasker_metrics, pairwise  # noqa: E402
-from lgmt_tasks.scorers import qmfol_metrics as qm  # noqa: E402
+from lgmt_tasks.scorers import divlogiceval_arithmetic, lexical_arithmetic, logicasker_arithmetic, pairwise  # noqa: E402
+from lgmt_tasks.scorers import qmfol_arithmetic as qm  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 PAIRWISE = ("mvr", "acc_static", "acc_cons", "hdr", "fur")
@@ -191,9 +191,9 @@ def test_response_accuracy_returns_what_the_pure_functions_return(modules: dict[
     n = rng.randint(1, 30)
     predictions = [rng.choice(["yes", "no", "unparsed"]) for _ in range(n)]
     references = [rng.choice(["yes", "no"]) for _ in range(n)]
-    outcomes = [logicasker_metrics.yes_no_outcome(g, read(p)) for p, g in zip(predictions, references, strict=True)]
+    outcomes = [logicasker_arithmetic.yes_no_outcome(g, read(p)) for p, g in zip(predictions, references, strict=True)]
     result = modules["response_accuracy"].compute(predictions=predictions, references=references)
-    assert_same(result, logicasker_metrics.summarize(outcomes))
+    assert_same(result, logicasker_arithmetic.summarize(outcomes))
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -222,10 +222,10 @@ def test_llmorph_confusion_returns_what_the_pure_functions_return(modules: dict[
     relations = [rng.choice(["equivalence", "difference"]) for _ in range(n)]
     outcomes = []
     for s, f, g, e in zip(sources, followups, golds, relations, strict=True):
-        violation = None if "unparsed" in (s, f) else lexical_metrics.label_violation(e, s, f)
-        outcomes.append(lexical_metrics.lexical_outcome(e, g, read(s), read(f), violation))
+        violation = None if "unparsed" in (s, f) else lexical_arithmetic.label_violation(e, s, f)
+        outcomes.append(lexical_arithmetic.lexical_outcome(e, g, read(s), read(f), violation))
     expected = {
-        **lexical_metrics.confusion_matrix(outcomes),
+        **lexical_arithmetic.confusion_matrix(outcomes),
         "mvr": pairwise.mvr(outcomes).value,
         "unparsed_rate": pairwise.unparsed_rate(outcomes).value,
     }
@@ -243,13 +243,15 @@ def test_divlogiceval_modules_return_what_the_pure_functions_return(modules: dic
     references = [rng.randrange(4) for _ in range(n)]
     alpha = rng.random()
     pc = modules["partial_circular"].compute(predictions=predictions, references=references, alpha=alpha)
-    values = [divlogiceval_metrics.partial_circular(p, g, alpha) for p, g in zip(predictions, references, strict=True)]
-    assert pc == {"partial_circular": divlogiceval_metrics.mean(values)}
+    values = [
+        divlogiceval_arithmetic.partial_circular(p, g, alpha) for p, g in zip(predictions, references, strict=True)
+    ]
+    assert pc == {"partial_circular": divlogiceval_arithmetic.mean(values)}
     cir = modules["circular"].compute(predictions=predictions, references=references)
     pairs = list(zip(predictions, references, strict=True))
     assert cir == {
-        "circular": divlogiceval_metrics.mean([divlogiceval_metrics.circular(p, g) for p, g in pairs]),
-        "accuracy": divlogiceval_metrics.mean([divlogiceval_metrics.accuracy(p, g) for p, g in pairs]),
+        "circular": divlogiceval_arithmetic.mean([divlogiceval_arithmetic.circular(p, g) for p, g in pairs]),
+        "accuracy": divlogiceval_arithmetic.mean([divlogiceval_arithmetic.accuracy(p, g) for p, g in pairs]),
     }
 
 

@@ -12,10 +12,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from lgmt_tasks.builders.schema import reproduce_command
 from lgmt_tasks.hub.repo import data_file, load_dataset_repo, read_data_file
-from lgmt_tasks.qmfol.build import FEATURES, QmfolBuild, QmfolConfig, build_qmfol, task_id
-from lgmt_tasks.qmfol.card import build_command, write_qmfol_repo
+from lgmt_tasks.qmfol.build import FEATURES, QmfolBuild, build_qmfol, task_id
+from lgmt_tasks.qmfol.card import write_qmfol_repo
 from lgmt_tasks.qmfol.cli import expand_multi_values
+from lgmt_tasks.qmfol.config import QmfolConfig
 from lgmt_tasks.qmfol.proofs import grid_problems, verify_rows
 
 SUB_GRID = QmfolConfig(depths=(1, 20), widths=(0, 20), distractors=(0, 20), seeds=1, seed=7)
@@ -98,10 +100,10 @@ def test_config_is_normalised_and_validated() -> None:
 def test_card_and_repository(sub_grid: QmfolBuild, tmp_path: Path) -> None:
     out = write_qmfol_repo(sub_grid, tmp_path / "repo")
     card = (out / "README.md").read_text(encoding="utf-8")
-    assert "lgmt build qmfol --depth 1 20 --width 0 20 --distractors 0 20 --seeds 1 --seed 7" in card
+    assert "lgmt build qmfol --depth 1 20 --width 0 20 --distractors 0 20 --per-config 1 --seed 7" in card
     assert "96 tasks of 96 requested" in card and "arXiv:2606.20227" in card
     assert load_dataset_repo(out).to_list() == sub_grid.dataset.to_list()
-    assert build_command(QmfolConfig(), "d") == "lgmt build qmfol --out d"
+    assert reproduce_command("qmfol", QmfolConfig(), "d") == "lgmt build qmfol --out d"
 
 
 def test_multi_value_options_are_expanded() -> None:

@@ -1,7 +1,7 @@
 """The `lgmt_qmfol` lm-eval task: indexing, the generated config, prompts, and exact metrics with a scripted LM.
 
 The scripted LM answers the same 12 tasks as the Inspect end-to-end test with the same plan, so the two frameworks
-must report the same numbers (both call `lgmt_tasks.scorers.qmfol_metrics`).
+must report the same numbers (both call `lgmt_tasks.scorers.qmfol_arithmetic`).
 """
 
 from __future__ import annotations
@@ -27,8 +27,9 @@ CONFIGS = Path(task_configs.__file__).parent
 
 @pytest.fixture(scope="module")
 def dataset(tmp_path_factory: pytest.TempPathFactory) -> str:
-    from lgmt_tasks.qmfol.build import QmfolConfig, build_qmfol
+    from lgmt_tasks.qmfol.build import build_qmfol
     from lgmt_tasks.qmfol.card import write_qmfol_repo
+    from lgmt_tasks.qmfol.config import QmfolConfig
 
     config = QmfolConfig(depths=(3,), widths=(2,), distractors=(0,), topics=("Food",), seeds=4)
     out = tmp_path_factory.mktemp("qmfol_lmeval") / "repo"

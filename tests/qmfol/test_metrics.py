@@ -10,7 +10,7 @@ from inspect_ai.scorer import Target
 from inspect_ai.solver import TaskState
 
 from lgmt_tasks.scorers.qmfol import qmfol_metrics, qmfol_scorer
-from lgmt_tasks.scorers.qmfol_metrics import (
+from lgmt_tasks.scorers.qmfol_arithmetic import (
     OUTCOME_KEYS,
     accuracy,
     accuracy_parsed,

@@ -15,8 +15,9 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
 
 from lgmt_tasks.hub.repo import load_dataset_repo
-from lgmt_tasks.qmfol.build import QmfolConfig, build_qmfol
+from lgmt_tasks.qmfol.build import build_qmfol
 from lgmt_tasks.qmfol.card import write_qmfol_repo
+from lgmt_tasks.qmfol.config import QmfolConfig
 from lgmt_tasks.qmfol.task import qmfol
 from lgmt_tasks.solvers.prefill import prefill_generate
 from lgmt_tasks.solvers.qmfol import QMFOL_PREFILL, render_prompt

@@ -22,8 +22,9 @@ from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
 from PIL import Image
 
 from lgmt_tasks.hub.repo import load_dataset_repo
-from lgmt_tasks.qmfol.build import QmfolConfig, build_qmfol
+from lgmt_tasks.qmfol.build import build_qmfol
 from lgmt_tasks.qmfol.card import write_qmfol_repo
+from lgmt_tasks.qmfol.config import QmfolConfig
 from lgmt_tasks.qmfol.report import suite_report
 from lgmt_tasks.qmfol.task import qmfol
 from lgmt_tasks.report.suite_report import write_tables

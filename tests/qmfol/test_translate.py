@@ -13,8 +13,9 @@ from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
 from lgmt_tasks.logic.parse import parse
 from lgmt_tasks.logic.printer import show
 from lgmt_tasks.logic.syntax import Formula, Not
-from lgmt_tasks.qmfol.build import QmfolConfig, build_qmfol
+from lgmt_tasks.qmfol.build import build_qmfol
 from lgmt_tasks.qmfol.card import card_body
+from lgmt_tasks.qmfol.config import QmfolConfig
 from lgmt_tasks.qmfol.construction import make_logic_task
 from lgmt_tasks.qmfol.english import QmfolLexicon, read, realise, task_lexicon
 from lgmt_tasks.qmfol.translate import (
@@ -111,7 +112,7 @@ def test_faithful_passes_drift_is_regenerated_then_discarded() -> None:
     assert model.calls == {conclusions["True"]: 1, conclusions["False"]: 2, conclusions["Unknown"]: 2}
     card = card_body(build, "out")
     assert "5 attempts, 2 passes, 1 tasks discarded after 2 attempts" in card
-    assert "--translator model --translator-model mockllm/model --max-attempts 2" in card
+    assert "--translator model --translator-model mockllm/model --translation-attempts 2" in card
 
 
 def test_prompts_follow_figure_3_and_replies_are_parsed() -> None:

@@ -4,7 +4,7 @@ Every source answer is the gold label, except for sources whose position among t
 multiple of 3 (answered with the next label: wrong). Follow-up k (groups in id order) follows `PLAN[(k + shift) % 4]`:
 the source's answer, another label (a violation), an unreadable reply, the source's answer. Runs: model A zero_shot
 (shift 0), model A few_shot (shift 1), model B zero_shot (shift 2, `--limit 12`). The `runs` fixture
-(`tests/report/conftest.py`) runs them once per session.
+(`tests/report/conftest.py`; `tests/lgmt/conftest.py` for the LGMT report tests) runs them once per session.
 """
 
 from __future__ import annotations
@@ -116,8 +116,9 @@ class Script:
 
 def make_runs(root: Path) -> dict[str, Any]:
     """Build the LGMT dataset into `root/dataset` and run the three scripted runs, logs in `root/logs`."""
-    from lgmt_tasks.lgmt.build import LgmtConfig, build_lgmt
+    from lgmt_tasks.lgmt.build import build_lgmt
     from lgmt_tasks.lgmt.card import write_lgmt_repo
+    from lgmt_tasks.lgmt.config import LgmtConfig
     from lgmt_tasks.lgmt.task import lgmt
 
     folder = root / "dataset"

@@ -171,8 +171,9 @@ def test_cli_compare_writes_tables_and_links_them(runs, tmp_path):
 
 
 def test_compare_refuses_other_datasets_and_tasks(runs, tmp_path, monkeypatch):
-    from lgmt_tasks.lgmt.build import LgmtConfig, build_lgmt
+    from lgmt_tasks.lgmt.build import build_lgmt
     from lgmt_tasks.lgmt.card import write_lgmt_repo
+    from lgmt_tasks.lgmt.config import LgmtConfig
     from lgmt_tasks.lgmt.task import lgmt, mr_e
 
     monkeypatch.setenv("LGMT_CACHE_DIR", str(tmp_path / "cache"))

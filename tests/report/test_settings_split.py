@@ -16,8 +16,9 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
 
 from lgmt_tasks.lgmt.report import suite_report
-from lgmt_tasks.logicasker.build import LogicAskerConfig, build_logicasker
+from lgmt_tasks.logicasker.build import build_logicasker
 from lgmt_tasks.logicasker.card import write_logicasker_repo
+from lgmt_tasks.logicasker.config import LogicAskerConfig
 from lgmt_tasks.logicasker.report import suite_report as logicasker_report
 from lgmt_tasks.logicasker.task import logicasker
 from lgmt_tasks.report.logs import select_logs

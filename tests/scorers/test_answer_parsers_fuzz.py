@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from lgmt_tasks.scorers.answers import ParsedAnswer, parse_choice, parse_label, parse_yes_no
 from lgmt_tasks.scorers.divlogiceval import predictions_of, read_choice
-from lgmt_tasks.scorers.divlogiceval_metrics import NO_ANSWER_INDEX
+from lgmt_tasks.scorers.divlogiceval_arithmetic import NO_ANSWER_INDEX
 from lgmt_tasks.vocabulary import OPTION_LETTERS, TRUTH_LABELS, YES_NO_LABELS
 
 OPTIONS = ["The cat sleeps.", "It rains.", "Maria sings.", "A bus is late."]

@@ -10,11 +10,11 @@ from inspect_ai._util.registry import registry_info, registry_lookup
 from inspect_ai.scorer import SampleScore, Score
 
 from lgmt_tasks.scorers import divlogiceval, lexical, lgmt, pairwise_metrics, qmfol
-from lgmt_tasks.scorers.divlogiceval_metrics import summarize as divlogiceval_summary
+from lgmt_tasks.scorers.divlogiceval_arithmetic import summarize as divlogiceval_summary
 from lgmt_tasks.scorers.pairwise import group_outcome
 from lgmt_tasks.scorers.pairwise import unparsed_rate as pairwise_unparsed_rate
-from lgmt_tasks.scorers.qmfol_metrics import sample_outcome
-from lgmt_tasks.scorers.qmfol_metrics import unparsed_rate as qmfol_unparsed_rate
+from lgmt_tasks.scorers.qmfol_arithmetic import sample_outcome
+from lgmt_tasks.scorers.qmfol_arithmetic import unparsed_rate as qmfol_unparsed_rate
 from lgmt_tasks.scorers.unparsed import unparsed_rate, unparsed_rate_stderr, unparsed_share
 
 LABELS = ("True", "False", "Unknown", None)

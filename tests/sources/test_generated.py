@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from lgmt_tasks.lgmt.relations import RELATIONS
-from lgmt_tasks.logic.lexicon import natural_template
+from lgmt_tasks.logic.phrasing import natural_template
 from lgmt_tasks.logic.prover import Undecided, entails, satisfiable
 from lgmt_tasks.logic.syntax import (
     And,

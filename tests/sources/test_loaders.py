@@ -23,12 +23,10 @@ from lgmt_tasks.sources.common import (
     SKIP_UNPARSABLE,
     LoadReport,
     SourceRecordError,
-    cases_from_records,
-    iter_problems,
-    load_source,
     parse_problem,
     unify_constants_in,
 )
+from lgmt_tasks.sources.load import cases_from_records, iter_problems, load_source
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 

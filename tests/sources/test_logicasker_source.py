@@ -20,7 +20,8 @@ from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.cli import main
-from lgmt_tasks.lgmt.build import LgmtConfig, build_lgmt
+from lgmt_tasks.lgmt.build import build_lgmt
+from lgmt_tasks.lgmt.config import LgmtConfig
 from lgmt_tasks.lgmt.difficulty import NO_WIDTH, with_difficulty
 from lgmt_tasks.lgmt.task import mr_c
 from lgmt_tasks.logic.prover import Label, entailment
@@ -259,11 +260,11 @@ def test_the_report_draws_one_heatmap_per_model(report):
 
 def test_the_card_command_rebuilds_the_same_depths() -> None:
     """A card's reproduce command spells out a logicasker build's depths and per-cell count, and no width."""
-    from lgmt_tasks.lgmt.build import LgmtConfig
-    from lgmt_tasks.lgmt.card import build_command
+    from lgmt_tasks.builders.schema import reproduce_command
+    from lgmt_tasks.lgmt.config import LgmtConfig
 
     config = LgmtConfig(source="logicasker", depths=(2, 5), per_cell=9, mrs=("MR-C1",))
-    command = build_command(config, "out")
+    command = reproduce_command("lgmt", config, "out")
     assert "--source logicasker" in command
     assert "--depth 2,5" in command
     assert "--per-cell 9" in command

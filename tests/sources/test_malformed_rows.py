@@ -14,15 +14,16 @@ from typing import Any
 import pytest
 
 from lgmt_tasks.divlogiceval.english import load_pool
-from lgmt_tasks.lgmt.build import LgmtConfig, build_lgmt
+from lgmt_tasks.lgmt.build import build_lgmt
+from lgmt_tasks.lgmt.config import LgmtConfig
 from lgmt_tasks.sources.common import (
     SKIP_INVALID_JSON,
     SKIP_LAYOUT,
     SKIP_MISSING_FIELD,
     SKIP_UNPARSABLE,
     SKIP_WRONG_TYPE,
-    load_source,
 )
+from lgmt_tasks.sources.load import load_source
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 FILES = {

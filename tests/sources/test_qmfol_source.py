@@ -8,8 +8,9 @@ from collections import Counter
 import pytest
 
 from lgmt_tasks.builders.stats import BuildStats
-from lgmt_tasks.lgmt.build import LgmtConfig, build_lgmt
-from lgmt_tasks.logic.lexicon import natural_template
+from lgmt_tasks.lgmt.build import build_lgmt
+from lgmt_tasks.lgmt.config import LgmtConfig
+from lgmt_tasks.logic.phrasing import natural_template
 from lgmt_tasks.logic.prover import Label, entailment
 from lgmt_tasks.logic.syntax import signature
 from lgmt_tasks.sources.pipeline import SourceConfig, load_source_cases, ordered_candidates
@@ -154,11 +155,12 @@ def test_the_grid_is_refused_for_another_source_and_a_path_for_qmfol():
 
 
 def test_the_cards_command_reproduces_the_grid_and_other_builds_keep_theirs():
-    from lgmt_tasks.lgmt.card import build_command
+    from lgmt_tasks.builders.schema import reproduce_command
 
     config = LgmtConfig(source="qmfol", depths=(1, 3), widths=(1,), per_cell=6, per_mr=2)
-    assert "--source qmfol --per-mr 2 --depth 1,3 --width 1 --per-cell 6 --seed 0" in build_command(config, "out")
-    assert "--depth" not in build_command(LgmtConfig(), "out")
+    command = reproduce_command("lgmt", config, "out")
+    assert "--source qmfol --per-mr 2 --depth 1,3 --width 1 --per-cell 6 --seed 0" in command
+    assert "--depth" not in reproduce_command("lgmt", LgmtConfig(), "out")
 
 
 def test_two_processes_give_the_same_cases_as_one():

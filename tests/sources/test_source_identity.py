@@ -15,7 +15,8 @@ import yaml
 from click.testing import CliRunner
 
 from lgmt_tasks.cli import main
-from lgmt_tasks.sources.common import SourceDataError, cases_from_records, load_source
+from lgmt_tasks.sources.common import SourceDataError
+from lgmt_tasks.sources.load import cases_from_records, load_source
 
 
 def _record(rid: str, dataset: str) -> dict[str, Any]:

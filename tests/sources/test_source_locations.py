@@ -14,7 +14,9 @@ import pytest
 from click.testing import CliRunner
 
 from lgmt_tasks.cli import main
-from lgmt_tasks.sources.common import RecordLocation, load_source, read_located_records
+from lgmt_tasks.sources.common import RecordLocation
+from lgmt_tasks.sources.load import load_source
+from lgmt_tasks.sources.record_files import read_located_records
 
 
 def _record(rid: str, premise_fol: str = "Cat(tom)", **change: Any) -> dict[str, Any]:

@@ -26,8 +26,8 @@ from lm_eval.tasks import TaskManager
 
 import lgmt_tasks.task_configs as task_configs
 from lgmt_tasks.scorers.pairwise import RATE_NAMES
-from lgmt_tasks.task_configs import _requests
-from lgmt_tasks.task_configs._requests import ANSWER_CUE, PREFILLS
+from lgmt_tasks.task_configs import _label_groups, _params
+from lgmt_tasks.task_configs._label_groups import ANSWER_CUE, PREFILLS
 
 CONFIGS = Path(task_configs.__file__).parent
 REPO = CONFIGS.parent
@@ -50,7 +50,7 @@ def load(suite: str, task: str, metadata: dict[str, Any]) -> Any:
 
 
 def our_warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
-    return [r.getMessage() for r in caplog.records if r.name == _requests.__name__ and r.levelno == logging.WARNING]
+    return [r.getMessage() for r in caplog.records if r.name == _params.__name__ and r.levelno == logging.WARNING]
 
 
 class ContinuingLM(LM):
@@ -92,8 +92,8 @@ def test_a_mistyped_key_warns_naming_the_key_the_task_and_the_valid_keys(built_d
     assert metadata["pretrained"] == "/models/x" and metadata["per_rm"] == 3  # lm-eval's merge
     task = load("lgmt", "lgmt_mr_e", metadata)
     valid = (
-        "LGMT parameters: relation_set, per_mr, dataset_seed, source, source_path, followups, compose, names, "
-        "depth, width, dataset, dataset_revision, prompting, prefill"
+        "LGMT parameters: relation_set, source, source_path, per_mr, followups, compose, names, depth, width, "
+        "dataset_seed, translator, dataset, dataset_revision, prompting, prefill"
     )
     # One warning only: not for the model arguments (pretrained, dtype, revision) nor lm-eval's version/config_source.
     assert our_warnings(caplog) == [
@@ -134,7 +134,7 @@ SEED_SCRIPT = textwrap.dedent(
     records = []
     handler = logging.Handler()
     handler.emit = lambda record: records.append(record.getMessage())
-    logging.getLogger("lgmt_tasks.task_configs._requests").addHandler(handler)
+    logging.getLogger("lgmt_tasks.task_configs._params").addHandler(handler)
 
     def run(model, model_args, metadata):
         argv = ["run", "--tasks", "lgmt_mr_e", "--model", model, "--model_args", model_args, "--metadata", metadata]
@@ -269,10 +269,10 @@ def test_prefill_changes_nothing_in_loglik_tasks_and_must_be_a_boolean(built_dat
 def test_prefill_reads_the_words_the_inspect_tasks_read():
     from lgmt_tasks.task_params import FALSE_WORDS, TRUE_WORDS
 
-    assert (_requests.TRUE_WORDS, _requests.FALSE_WORDS) == (TRUE_WORDS, FALSE_WORDS)
+    assert (_label_groups.TRUE_WORDS, _label_groups.FALSE_WORDS) == (TRUE_WORDS, FALSE_WORDS)
     for word in (*TRUE_WORDS, *FALSE_WORDS):
-        assert _requests.check_prefill(word.upper()) is (word in TRUE_WORDS)
-    assert _requests.check_prefill(1) is True and _requests.check_prefill(False) is False
+        assert _label_groups.check_prefill(word.upper()) is (word in TRUE_WORDS)
+    assert _label_groups.check_prefill(1) is True and _label_groups.check_prefill(False) is False
 
 
 @pytest.mark.slow

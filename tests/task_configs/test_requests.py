@@ -19,20 +19,11 @@ from lm_eval.api.task import ConfigurableTask
 import lgmt_tasks.task_configs as task_configs
 from lgmt_tasks.scorers.pairwise import RATE_NAMES, group_outcome
 from lgmt_tasks.suites import SUITE_NAMES
-from lgmt_tasks.task_configs import _requests
-from lgmt_tasks.task_configs._requests import (
-    RATE_AGGREGATIONS,
-    LabelGroupTask,
-    MultiRequestTask,
-    Parameters,
-    aggregation,
-    argmax,
-    check_metadata_keys,
-    choices,
-    completions,
-    dataset_params,
-    interleave_by,
-)
+from lgmt_tasks.task_configs import _aggregation, _label_groups, _params, _requests
+from lgmt_tasks.task_configs._aggregation import RATE_AGGREGATIONS, aggregation
+from lgmt_tasks.task_configs._label_groups import LabelGroupTask, interleave_by
+from lgmt_tasks.task_configs._params import Parameters, check_metadata_keys, dataset_params
+from lgmt_tasks.task_configs._requests import MultiRequestTask, argmax, choices, completions
 from lgmt_tasks.task_configs.divlogiceval.utils import DivLogicEvalTask
 from lgmt_tasks.task_configs.lexical.utils import LexicalTask
 from lgmt_tasks.task_configs.lgmt.utils import LgmtTask
@@ -166,7 +157,9 @@ def test_every_suite_reads_its_parameters_with_the_one_reader(name: str, caplog)
     key = params.dataset[0]
     typo = key[:-1] + "x" + key[-1]
     fixed = dict.fromkeys(params.fixed, "mr_e")
-    assert dataset_params(params, fixed, {key: 1, typo: 2}) == {**fixed, key: 1}
+    # every parameter is given to the loader: the run's value, else the schema's lm-eval default
+    assert dataset_params(params, fixed, {key: 1, typo: 2}) == {**params.defaults, **fixed, key: 1}
+    assert set(params.defaults) == set(params.dataset)
     assert f"metadata key {typo!r} is not a parameter of {params.suite} (did you mean {key!r}?)" in caplog.text
 
 
@@ -215,8 +208,9 @@ def test_interleave_by_is_round_robin() -> None:
     assert interleave_by(rows, "mr", lambda mr: "x")["n"] == [0, 1, 2, 3, 4, 5]
 
 
-def test_the_shared_module_imports_no_suite() -> None:
-    tree = ast.parse(Path(_requests.__file__).read_text(encoding="utf-8"))
+@pytest.mark.parametrize("module", [_aggregation, _label_groups, _params, _requests])
+def test_the_shared_modules_import_no_suite(module: ModuleType) -> None:
+    tree = ast.parse(Path(str(module.__file__)).read_text(encoding="utf-8"))
     imported = [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
     suites = [m for m in imported if m.split(".")[1:2] and m.split(".")[1] in SUITE_NAMES]
     assert not suites

@@ -11,12 +11,15 @@ from lgmt_tasks.divlogiceval.build import DivLogicEvalConfig, build_divlogiceval
 from lgmt_tasks.divlogiceval.card import write_divlogiceval_repo
 from lgmt_tasks.lexical.build import LexicalConfig, build_lexical
 from lgmt_tasks.lexical.card import write_lexical_repo
-from lgmt_tasks.lgmt.build import LgmtConfig, build_lgmt
+from lgmt_tasks.lgmt.build import build_lgmt
 from lgmt_tasks.lgmt.card import write_lgmt_repo
-from lgmt_tasks.logicasker.build import LogicAskerConfig, build_logicasker
+from lgmt_tasks.lgmt.config import LgmtConfig
+from lgmt_tasks.logicasker.build import build_logicasker
 from lgmt_tasks.logicasker.card import write_logicasker_repo
-from lgmt_tasks.qmfol.build import QmfolConfig, build_qmfol
+from lgmt_tasks.logicasker.config import LogicAskerConfig
+from lgmt_tasks.qmfol.build import build_qmfol
 from lgmt_tasks.qmfol.card import write_qmfol_repo
+from lgmt_tasks.qmfol.config import QmfolConfig
 
 BUILDS: dict[str, Callable[[Path], object]] = {
     # every relation, as `lgmt build lgmt`, with fewer source cases and groups

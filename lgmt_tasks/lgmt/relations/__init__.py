@@ -15,40 +15,22 @@ MR-P1–P5, MR-C1–C3. It is a read-only mapping; relations are stateless.
     >>> fu.premise_origin, fu.changed, fu.obligation[0]
     ((None, 1), 'premise 1', 'equivalence')
 
-Modules: `case` (Case, FollowUp, the direction vocabulary), `base` (the Relation protocol, options, sites),
-`equivalence` (MR-E), `symbols` (MR-S and fresh names), `premises` (MR-P), `conclusion` (MR-C), `compose`
-(chains and multi-follow-up groups), `check` (proof obligations, discharged by Z3: `verify`, `recheck`; import
-it explicitly, it loads Z3), `survey` (`applicability` tables and the prover-checked `property_run`).
+Modules: `followup` (FollowUp, Obligation, the categories and directions; `Case` is `lgmt_tasks.sources.case`),
+`base` (the Relation protocol, options, sites), `equivalence` (MR-E), `symbols` (MR-S and fresh names), `premises`
+(MR-P), `conclusion` (MR-C), `catalogue` (`RELATIONS` and `relations_in`), `compose` (chains and multi-follow-up
+groups), `check` (proof obligations, discharged by Z3: `verify`, `recheck`; import it explicitly, it loads Z3),
+`survey` (`applicability` tables and the prover-checked `property_run`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import MappingProxyType
-
+from lgmt_tasks.lgmt import CATEGORIES
 from lgmt_tasks.lgmt.relations.base import Options, Relation, Site
+from lgmt_tasks.lgmt.relations.catalogue import RELATIONS, relations_in
 from lgmt_tasks.lgmt.relations.compose import chain, compose, compose_random, followups
-from lgmt_tasks.lgmt.relations.conclusion import MR_C
-from lgmt_tasks.lgmt.relations.equivalence import MR_E1, MR_E2
-from lgmt_tasks.lgmt.relations.followup import CATEGORIES, DIRECTIONS, FollowUp, Obligation
-from lgmt_tasks.lgmt.relations.premises import MR_P
+from lgmt_tasks.lgmt.relations.followup import DIRECTIONS, FollowUp, Obligation
 from lgmt_tasks.lgmt.relations.survey import applicability, direction_counts
-from lgmt_tasks.lgmt.relations.symbols import MR_S
 from lgmt_tasks.sources.case import Case
-
-RELATIONS: Mapping[str, Relation] = MappingProxyType({r.id: r for r in (*MR_E1, *MR_E2, *MR_S, *MR_P, *MR_C)})
-"""Every relation by id, in the paper's order (read-only)."""
-
-
-def relations_in(category: str) -> tuple[Relation, ...]:
-    """Return the relations of a category ("MR-E", "MR-S", "MR-P", "MR-C") or sub-family ("MR-E1", "MR-E2")."""
-    if category in CATEGORIES:
-        return tuple(r for r in RELATIONS.values() if r.category == category)
-    found = tuple(r for r in RELATIONS.values() if r.id.startswith(category + "."))
-    if not found:
-        raise ValueError(f"unknown category {category!r}: expected one of {CATEGORIES} or MR-E1 / MR-E2")
-    return found
-
 
 __all__ = [
     "CATEGORIES",

@@ -29,7 +29,6 @@ from typing import Literal, TypeAlias
 from lgmt_tasks.logic.syntax import Formula
 from lgmt_tasks.sources.case import Case
 
-CATEGORIES: tuple[str, ...] = ("MR-E", "MR-S", "MR-P", "MR-C")
 DIRECTIONS: tuple[str, ...] = ("forward", "introduction", "extended")
 
 EquivalenceObligation: TypeAlias = tuple[Literal["equivalence"], Formula, Formula]

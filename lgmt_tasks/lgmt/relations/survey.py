@@ -14,14 +14,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from lgmt_tasks.lgmt.relations.base import Relation
+from lgmt_tasks.lgmt.relations.catalogue import RELATIONS
 from lgmt_tasks.lgmt.relations.followup import FollowUp
 from lgmt_tasks.sources.case import Case
 
 
 def _relations(relations: Iterable[Relation] | None) -> list[Relation]:
     if relations is None:
-        from lgmt_tasks.lgmt.relations import RELATIONS
-
         return list(RELATIONS.values())
     return list(relations)
 

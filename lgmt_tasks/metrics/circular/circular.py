@@ -1,6 +1,6 @@
 """Circular accuracy (DivLogicEval, Chung et al., 2025, §2.2) as a Hugging Face `evaluate` metric.
 
-The arithmetic is `lgmt_tasks.scorers.divlogiceval_metrics` (`circular`, `accuracy`), the functions the Inspect
+The arithmetic is `lgmt_tasks.scorers.divlogiceval_arithmetic` (`circular`, `accuracy`), the functions the Inspect
 scorer and the lm-eval aggregations use; this module only adapts its inputs and outputs to `evaluate`.
 """
 
@@ -11,7 +11,7 @@ from typing import Any
 import evaluate
 
 from lgmt_tasks.metrics.info import INDEX, ROTATIONS, module_info
-from lgmt_tasks.scorers.divlogiceval_metrics import UNPARSED, accuracy, circular, mean
+from lgmt_tasks.scorers.divlogiceval_arithmetic import UNPARSED, accuracy, circular, mean
 
 _CITATION = """@inproceedings{chung2025divlogiceval,
   title     = {DivLogicEval: A Framework for Benchmarking Logical Reasoning Evaluation in Large Language Models},

@@ -1,6 +1,6 @@
 """LLMorph's confusion matrix (Cho et al., 2025, Table VIII) of lexical groups as a Hugging Face `evaluate` metric.
 
-The arithmetic is `lgmt_tasks.scorers.lexical_metrics` (`label_violation`, `lexical_outcome`, `confusion_matrix`)
+The arithmetic is `lgmt_tasks.scorers.lexical_arithmetic` (`label_violation`, `lexical_outcome`, `confusion_matrix`)
 and `lgmt_tasks.scorers.pairwise` (`mvr`, `unparsed_rate`), the functions the Inspect scorer of the lexical suite and
 its lm-eval aggregations use; this module only adapts its inputs and outputs to `evaluate`. It covers label outputs
 (`output=label`); text outputs need the sentence-embedding similarity of the Inspect task.
@@ -14,7 +14,7 @@ import evaluate
 
 from lgmt_tasks.metrics.info import STRING, module_info
 from lgmt_tasks.metrics.inputs import check_labels, read_answers, read_golds
-from lgmt_tasks.scorers.lexical_metrics import EXPECTED, confusion_matrix, label_violation, lexical_outcome
+from lgmt_tasks.scorers.lexical_arithmetic import EXPECTED, confusion_matrix, label_violation, lexical_outcome
 from lgmt_tasks.scorers.pairwise import mvr, unparsed_rate
 
 _CITATION = """@inproceedings{cho2025llmorph,

@@ -1,6 +1,6 @@
 """Macro-F1 and label-wise F1 (QMFOL, Zheng et al., 2026, §4) as a Hugging Face `evaluate` metric.
 
-The arithmetic is `lgmt_tasks.scorers.qmfol_metrics` (`sample_outcome`, `f1_scores`, `accuracy`, `unparsed_rate`),
+The arithmetic is `lgmt_tasks.scorers.qmfol_arithmetic` (`sample_outcome`, `f1_scores`, `accuracy`, `unparsed_rate`),
 the functions the Inspect scorer and the lm-eval aggregations use; this module only adapts its inputs and outputs to
 `evaluate`.
 """
@@ -13,7 +13,7 @@ import evaluate
 
 from lgmt_tasks.metrics.info import STRING, module_info
 from lgmt_tasks.metrics.inputs import read_answers, read_golds
-from lgmt_tasks.scorers.qmfol_metrics import (
+from lgmt_tasks.scorers.qmfol_arithmetic import (
     LABELS,
     accuracy,
     accuracy_parsed,

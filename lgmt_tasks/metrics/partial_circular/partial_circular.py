@@ -1,6 +1,6 @@
 """PartialCircular (DivLogicEval, Chung et al., 2025, Eq. 2 and Appendix F) as a Hugging Face `evaluate` metric.
 
-The arithmetic is `lgmt_tasks.scorers.divlogiceval_metrics.partial_circular`, the function the Inspect scorer and the
+The arithmetic is `lgmt_tasks.scorers.divlogiceval_arithmetic.partial_circular`, the function the Inspect scorer and the
 lm-eval aggregation use; this module only adapts its inputs and outputs to `evaluate`.
 """
 
@@ -11,7 +11,7 @@ from typing import Any
 import evaluate
 
 from lgmt_tasks.metrics.info import INDEX, ROTATIONS, module_info
-from lgmt_tasks.scorers.divlogiceval_metrics import UNPARSED, mean, partial_circular
+from lgmt_tasks.scorers.divlogiceval_arithmetic import UNPARSED, mean, partial_circular
 
 _CITATION = """@inproceedings{chung2025divlogiceval,
   title     = {DivLogicEval: A Framework for Benchmarking Logical Reasoning Evaluation in Large Language Models},

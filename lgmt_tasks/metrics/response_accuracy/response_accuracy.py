@@ -1,6 +1,6 @@
 """Response accuracy (LogicAsker, Wan et al., 2024, §3.3) as a Hugging Face `evaluate` metric.
 
-The arithmetic is `lgmt_tasks.scorers.logicasker_metrics` (`yes_no_outcome`, `summarize`), the functions the Inspect
+The arithmetic is `lgmt_tasks.scorers.logicasker_arithmetic` (`yes_no_outcome`, `summarize`), the functions the Inspect
 scorer and the lm-eval aggregation use; this module only adapts its inputs and outputs to `evaluate`.
 """
 
@@ -13,7 +13,7 @@ import evaluate
 from lgmt_tasks.metrics.info import STRING, module_info
 from lgmt_tasks.metrics.inputs import read_answers, read_golds
 from lgmt_tasks.scorers.answers import YES_NO_LABELS
-from lgmt_tasks.scorers.logicasker_metrics import summarize, yes_no_outcome
+from lgmt_tasks.scorers.logicasker_arithmetic import summarize, yes_no_outcome
 
 _CITATION = """@inproceedings{wan2024logicasker,
   title     = {{LogicAsker}: Evaluating and Improving the Logical Reasoning Ability of Large Language Models},

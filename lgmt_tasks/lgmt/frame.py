@@ -1,0 +1,109 @@
+"""LGMT's per-group frame of Inspect logs and its sort order: what the paper tables and the noise floor start from.
+
+The paper tables are `report.py`, the noise floor `control.py`. The frame is its own module so that neither of those
+imports the other: the report adds the control table when a run had `-T control=true`, and `lgmt report`'s
+noise-floor section reads the frame without the report's tables. How rows are pooled, and why, is in
+`lgmt_tasks.lgmt.report`'s docstring.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from lgmt_tasks import suites as registry
+from lgmt_tasks.lgmt import CATEGORIES
+from lgmt_tasks.report.settings import settings_key, settings_labels
+from lgmt_tasks.report.suites import LGMT_TASKS, prompting_of, task_name
+from lgmt_tasks.scorers.pairwise import CONTROL_KEYS, OUTCOME_KEYS
+from lgmt_tasks.vocabulary import PROMPTINGS
+
+SUITE = "lgmt"
+SCORER = registry.suite(SUITE).scorer
+"""The LGMT scorer's name in logs, `metamorphic_consistency` (its dict score holds `OUTCOME_KEYS`)."""
+
+SETTING = ["model", "prompting", "settings"]
+"""The columns that identify a run's setting (a list, so that it also selects columns of a frame)."""
+
+
+def _columns() -> list[Any]:
+    from inspect_ai.analysis import EvalColumn, SampleColumn  # see group_frame
+
+    return [
+        EvalColumn("created", path="eval.created", required=True),
+        EvalColumn("task", path="eval.task", required=True),
+        EvalColumn("model", path="eval.model", required=True),
+        EvalColumn("task_args", path="eval.task_args"),
+        SampleColumn("id", path="id", required=True, type=str),
+        SampleColumn("epoch", path="epoch", required=True),
+        SampleColumn("mr", path="metadata.mr"),
+        SampleColumn("category", path="metadata.category"),
+        SampleColumn("source_dataset", path="metadata.source_dataset"),
+        SampleColumn("source_id", path="metadata.source_id"),
+        *(SampleColumn(key, path=f"scores.{SCORER}.value.{key}") for key in OUTCOME_KEYS),
+        *(SampleColumn(key, path=f"scores.{SCORER}.value.{key}") for key in CONTROL_KEYS),  # -T control=true
+    ]
+
+
+def group_frame(paths: Sequence[str | Path]) -> pd.DataFrame:
+    """One row per scored group (epochs mean-reduced) of the LGMT logs among `paths`, deduplicated per setting.
+
+    Columns: `log`, `created`, `task`, `model`, `prompting`, `settings` (`lgmt_tasks.report.settings`), `id`, `mr`,
+    `category`, `epochs`, and the outcome keys (0/1, or epoch means).
+    """
+    # Imported here: `inspect_ai.analysis` takes over a second to import, and the LGMT task imports `control.py`
+    # (for `suggest_control`), which imports this module.
+    from inspect_ai.analysis import samples_df
+
+    if not paths:
+        return pd.DataFrame()
+    frame = samples_df([str(p) for p in paths], columns=_columns(), quiet=True)
+    frame["task"] = frame["task"].map(task_name)
+    frame = frame[frame["task"].isin(LGMT_TASKS)]
+    frame = frame.dropna(subset=["parsed"])  # samples that errored or another scorer's logs: no LGMT score
+    if frame.empty:
+        return pd.DataFrame()
+    args = frame["task_args"].map(lambda a: json.loads(a) if isinstance(a, str) else a)
+    frame["prompting"] = [prompting_of(SUITE, a) for a in args]
+    settings = [settings_key(SUITE, a) for a in args]
+    labels = settings_labels(settings)
+    frame["settings"] = [labels[key] for key in settings]
+    keys = ["log", "created", "task", "model", "prompting", "settings", "id", "mr", "category"]
+    keys += [k for k in ("source_dataset", "source_id") if k in frame]  # per group: the difficulty of QMFOL sources
+    measured = [*OUTCOME_KEYS, *(k for k in CONTROL_KEYS if k in frame)]  # control keys: NaN without a control
+    frame = frame.astype({k: float for k in measured})
+    reduced = frame.groupby(keys, dropna=False, sort=False).agg(
+        epochs=("epoch", "count"), **{k: (k, "mean") for k in measured}
+    )
+    reduced = reduced.reset_index().sort_values(["created", "log"], ascending=False, kind="stable")
+    reduced = reduced.drop_duplicates(subset=[*SETTING, "id"], keep="first")
+    return reduced.sort_values([*SETTING, "mr", "id"], key=sort_key, kind="stable").reset_index(drop=True)
+
+
+def sort_key(column: pd.Series) -> pd.Series:
+    """Sort key: the paper's order for prompting and categories, natural order for relations."""
+    if column.name == "prompting":
+        return column.map(lambda p: PROMPTINGS.index(p) if p in PROMPTINGS else len(PROMPTINGS))
+    if column.name == "category":
+        return column.map(lambda c: CATEGORIES.index(c) if c in CATEGORIES else len(CATEGORIES))
+    if column.name == "mr":
+        return column.map(_relation_key)
+    return column
+
+
+def _relation_key(mr: str) -> tuple[int, tuple[int, ...], str]:
+    head = mr.split("+", 1)[0]
+    category = head.rstrip("0123456789.")
+    numbers = tuple(int(n) for n in head[len(category) :].split(".") if n.isdigit())
+    rank = CATEGORIES.index(category) if category in CATEGORIES else len(CATEGORIES)
+    return rank, numbers, mr
+
+
+def category_of(relation: str) -> str:
+    """`MR-E1.1` → `MR-E` (a category name is its own category)."""
+    rank = _relation_key(relation)[0]
+    return CATEGORIES[rank] if rank < len(CATEGORIES) else ""

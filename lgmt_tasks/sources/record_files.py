@@ -1,0 +1,120 @@
+"""Reading source record files: every record of a JSON or JSON Lines file (or a folder of them), with where it starts.
+
+The front door (`lgmt_tasks.sources.load`) reads files through this module and hands each record to its source's
+reader; the readers themselves (`folio`, `proverqa`, `logicnli`) only ever see one record at a time.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lgmt_tasks.sources.common import RecordLocation, SourceDataError
+
+
+@dataclass(frozen=True)
+class UnreadableRecord:
+    """What `read_records` yields in place of a line that is not valid JSON: the reason, for the skip."""
+
+    reason: str
+
+
+def read_records(path: str | Path) -> Iterator[tuple[Any, Path, int]]:
+    """Yield ``(record, file, index)`` for every record of a JSON/JSONL file or a folder of them.
+
+    `index` is the record's 0-based position among its file's records (FOLIO v0.0 validation ids are made from
+    it). `read_located_records` also gives where each record starts.
+    """
+    for record, file, index, _location in read_located_records(path):
+        yield record, file, index
+
+
+def read_located_records(path: str | Path) -> Iterator[tuple[Any, Path, int, RecordLocation]]:
+    """Yield ``(record, file, index, location)`` for every record of a JSON/JSONL file or a folder of them.
+
+    A folder is read non-recursively, files in name order, ``*.jsonl`` and ``*.json`` only (so a ``raw/``
+    sub-folder or a licence file next to the data is ignored). A ``.json`` file holds one JSON array (the raw
+    ProverQA layout) or one object per line. A line that is not valid JSON is yielded as an `UnreadableRecord`
+    (one bad line must not stop the build, nor vanish: `iter_problems` counts it as a skip); a record may also be
+    any JSON value, which the caller checks. `location` is the 1-based line and column where the record starts.
+
+    Raises:
+        FileNotFoundError: `path` does not exist.
+        SourceDataError: A folder holds no data file, or a ``.json`` file that opens as an array is not valid
+            JSON as a whole (no record can be told apart from the next).
+    """
+    root = Path(path)
+    if not root.exists():
+        raise FileNotFoundError(f"no such file or folder: {root}")
+    files = [root] if root.is_file() else sorted(p for p in root.iterdir() if p.suffix in (".json", ".jsonl"))
+    if not files:
+        raise SourceDataError(f"no .json or .jsonl files in {root}")
+    for file in files:
+        text = file.read_text(encoding="utf-8")
+        if file.suffix == ".json" and text.lstrip().startswith("["):
+            for index, (record, location) in enumerate(_array_elements(text, file)):
+                yield record, file, index, location
+        else:
+            yield from _jsonl_records(text, file)
+
+
+def _jsonl_records(text: str, file: Path) -> Iterator[tuple[Any, Path, int, RecordLocation]]:
+    """The records of a JSON Lines text, one per non-blank line (only a newline ends a line, as in JSON Lines)."""
+    index = 0
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        column = len(line) - len(line.lstrip()) + 1
+        try:
+            record: Any = json.loads(line)
+        except json.JSONDecodeError as exc:
+            record = UnreadableRecord(f"line is not valid JSON: {exc}")
+            column = exc.colno
+        yield record, file, index, RecordLocation(file.name, number, column)
+        index += 1
+
+
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _skip_space(text: str, pos: int) -> int:
+    match = _JSON_SPACE.match(text, pos)
+    return match.end() if match else pos
+
+
+def _array_elements(text: str, file: Path) -> Iterator[tuple[Any, RecordLocation]]:
+    """The elements of a JSON array text, each with where it starts.
+
+    Raises:
+        SourceDataError: The text is not one valid JSON array.
+    """
+    try:
+        whole = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SourceDataError(f"{file}: not valid JSON: {exc}") from exc
+    if not isinstance(whole, list):
+        raise SourceDataError(f"{file}: expected one JSON array")
+    decoder = json.JSONDecoder()
+    line, line_start, counted = 1, 0, 0  # lines are counted incrementally: the raw files are megabytes
+
+    def locate(offset: int) -> RecordLocation:
+        nonlocal line, line_start, counted
+        line += text.count("\n", counted, offset)
+        newline = text.rfind("\n", counted, offset)
+        line_start = newline + 1 if newline >= 0 else line_start
+        counted = offset
+        return RecordLocation(file.name, line, offset - line_start + 1)
+
+    pos = _skip_space(text, 0) + 1  # after "["
+    for _ in range(len(whole)):
+        pos = _skip_space(text, pos)
+        record, end = decoder.raw_decode(text, pos)
+        yield record, locate(pos)
+        pos = _skip_space(text, end) + 1  # after ","
+
+
+__all__ = ["UnreadableRecord", "read_located_records", "read_records"]

@@ -1,8 +1,0 @@
-"""Deprecated: moved to `lgmt_tasks.logicasker.task` in 0.2; this alias will be removed in 0.3."""
-
-import warnings
-
-from lgmt_tasks.logicasker.task import *  # noqa: F403
-from lgmt_tasks.logicasker.task import __all__  # noqa: F401
-
-warnings.warn("lgmt_tasks.tasks.logicasker moved to lgmt_tasks.logicasker.task", DeprecationWarning, stacklevel=2)

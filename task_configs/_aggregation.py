@@ -1,0 +1,86 @@
+"""lm-eval aggregations of our pure metric functions.
+
+Aggregations. `aggregation` turns a pure metric function of `lgmt_tasks.scorers` (per-document outcome dicts in, a
+`Rate` or a number out) into the named function a YAML `metric_list` points at (DESIGN decision 6: lm-eval and
+Inspect compute every number with the same code).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+from lgmt_tasks.scorers.pairwise import (
+    RATE_NAMES,
+    acc_cons,
+    acc_cons_parsed,
+    acc_static,
+    acc_static_parsed,
+    fur,
+    hdr,
+    mvr,
+    unparsed_rate,
+)
+
+Items = Sequence[Mapping[str, Any]]
+"""What lm-eval hands an aggregation: the per-document values of one metric (our outcome dicts)."""
+
+Aggregation = Callable[[Items], float]
+
+
+class HasValue(Protocol):
+    """A metric result with a `value` (`lgmt_tasks.scorers.pairwise.Rate`)."""
+
+    @property
+    def value(self) -> float: ...  # noqa: D102
+
+
+def aggregation(
+    name: str, compute: Callable[[Items], float | HasValue], doc: str, *, where: Mapping[str, Any] | None = None
+) -> Aggregation:
+    """Make the lm-eval aggregation `<name>_aggregation` of a pure metric function.
+
+    Args:
+        name: The aggregation's name without the `_aggregation` suffix (usually the metric's name).
+        compute: The metric over per-document outcomes: a number, or a `Rate` (its `value` is reported).
+        doc: The function's docstring (what the number is).
+        where: If given, only the outcomes whose keys have these values are aggregated (e.g. one question type).
+
+    Returns:
+        The aggregation, named `<name>_aggregation`.
+    """
+
+    def aggregate(items: Items) -> float:
+        if where is not None:
+            items = [item for item in items if all(item.get(key) == value for key, value in where.items())]
+        value = compute(items)
+        return float(value) if isinstance(value, int | float) else float(value.value)
+
+    aggregate.__name__ = aggregate.__qualname__ = f"{name}_aggregation"
+    aggregate.__doc__ = doc
+    return aggregate
+
+
+_RATES: dict[str, tuple[Callable[[Items], HasValue], str]] = {
+    "mvr": (mvr, "Metamorphic violation rate: Σ violation / Σ parsed (see `pairwise.mvr`)."),
+    "acc_static": (acc_static, "Static accuracy: Σ source_answered_correctly / groups (see `pairwise.acc_static`)."),
+    "acc_cons": (acc_cons, "Consistent accuracy: Σ consistent_correct / groups (see `pairwise.acc_cons`)."),
+    "acc_static_parsed": (
+        acc_static_parsed,
+        "Static accuracy over parsed groups: Σ source_correct / Σ parsed (see `pairwise.acc_static_parsed`).",
+    ),
+    "acc_cons_parsed": (
+        acc_cons_parsed,
+        "Consistent accuracy over parsed groups: Σ consistent_correct / Σ parsed (`pairwise.acc_cons_parsed`).",
+    ),
+    "hdr": (hdr, "Hidden defect rate: Σ hidden_defect / Σ parsed (see `pairwise.hdr`)."),
+    "fur": (fur, "False unreported rate: Σ false_unreported / Σ parsed (see `pairwise.fur`)."),
+    "unparsed_rate": (
+        unparsed_rate,
+        "Share of groups with an unparsed answer: Σ (1 − parsed) / groups (see `pairwise.unparsed_rate`).",
+    ),
+}
+
+RATE_AGGREGATIONS: Mapping[str, Aggregation] = {name: aggregation(name, *_RATES[name]) for name in RATE_NAMES}
+"""LGMT's pairwise rates (`RATE_NAMES`, in that order) as aggregations; LGMT's and lexical's utils bind them to the
+module names their YAMLs point at."""
