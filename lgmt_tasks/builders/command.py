@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import click
 
@@ -88,6 +88,14 @@ def source_options(
         for mr in mrs:
             args += ["--mr", mr]
     return args
+
+
+def source_args(config: Any) -> list[str]:
+    """The reproduce command's `--source [--source-path]` pairs, always shown (which cases is a build's first fact).
+
+    For a config with `source`, `source_path` and, for a pooled build, `extra_sources` (LGMT, lexical).
+    """
+    return source_options(config.source, config.source_path, (), (), getattr(config, "extra_sources", ()))
 
 
 def pair_sources(sources: Sequence[str], paths: Sequence[str], pathless: Sequence[str]) -> list[tuple[str, str | None]]:

@@ -392,6 +392,11 @@ def _arguments(d: Declared, value: Any) -> list[str]:
     return [flag, show(value)]
 
 
+def no_args(config: Any) -> list[str]:
+    """`Param.args` of a field written by another field's arguments (LGMT's width by `--depth`'s grid, say)."""
+    return []
+
+
 def reproduce_command(suite: str, config: Any, out: str, extra: Sequence[str] = ()) -> str:
     """`lgmt build <suite> ... --out OUT`: the shell command a dataset card prints to rebuild its data.
 
@@ -426,6 +431,7 @@ __all__ = [
     "config_from_options",
     "declared",
     "param",
+    "no_args",
     "reproduce_args",
     "reproduce_command",
     "schema_option",

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from lgmt_tasks.builders.command import source_options
+from lgmt_tasks.builders.command import source_args
 from lgmt_tasks.builders.schema import (
     DATASET,
     GENERATED_CASES,
@@ -24,6 +24,7 @@ from lgmt_tasks.builders.schema import (
     SOURCE_PATH,
     TIMEOUT_MS,
     SuiteSchema,
+    no_args,
     param,
     selection,
 )
@@ -48,16 +49,6 @@ def parse_mrs(values: str | Sequence[str]) -> tuple[str, ...]:
         return resolve_mrs(values if isinstance(values, str) else list(values))
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--mr") from exc
-
-
-def source_args(config: LexicalConfig) -> list[str]:
-    """The reproduce command's `--source S [--source-path P]` (always shown: which cases is the build's first fact)."""
-    return source_options(config.source, config.source_path, (), ())
-
-
-def no_args(config: LexicalConfig) -> list[str]:
-    """Nothing: the field is written by another field's arguments (`source_args`)."""
-    return []
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,12 @@ are the one exception on the command line: `--source` and `--source-path` repeat
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from lgmt_tasks.builders.command import source_options
+from lgmt_tasks.builders.command import source_args
 from lgmt_tasks.builders.schema import (
     DATASET,
     GENERATED_CASES,
@@ -23,6 +24,7 @@ from lgmt_tasks.builders.schema import (
     TIMEOUT_MS,
     TRANSLATOR,
     SuiteSchema,
+    no_args,
     param,
     selection,
 )
@@ -62,19 +64,6 @@ class PerMr(click.ParamType):
         return number
 
 
-def int_values(text: str) -> tuple[int, ...]:
-    """`"1,3"` → `(1, 3)` (the config checks the values against its source)."""
-    try:
-        return tuple(int(v) for v in text.split(",") if v.strip())
-    except ValueError:
-        raise ValueError(f"{text!r}: expected integers separated by commas") from None
-
-
-def source_args(config: LgmtConfig) -> list[str]:
-    """The reproduce command's `--source [--source-path]` pairs, one per pooled source."""
-    return source_options(config.source, config.source_path, (), (), config.extra_sources)
-
-
 def difficulty_args(config: LgmtConfig) -> list[str]:
     """The difficulty grid of a qmfol or logicasker source, always spelt out (nothing for other sources)."""
     if config.uses_qmfol:
@@ -82,11 +71,6 @@ def difficulty_args(config: LgmtConfig) -> list[str]:
                 "--per-cell", str(config.per_cell)]  # fmt: skip
     if config.uses_logicasker:  # LogicAsker chains have a depth (chain length) and no width
         return ["--depth", ",".join(map(str, config.depths)), "--per-cell", str(config.per_cell)]
-    return []
-
-
-def no_args(config: LgmtConfig) -> list[str]:
-    """Nothing: the field is written by another field's arguments (`difficulty_args`)."""
     return []
 
 
@@ -128,13 +112,15 @@ class LgmtConfig:
     generated_cases: int = param(300, GENERATED_CASES)
     timeout_ms: int = param(DEFAULT_TIMEOUT_MS, TIMEOUT_MS)
     depths: tuple[int, ...] = param(
-        qmfol_source.DEFAULT_DEPTHS, name="depth", many="comma", parse=int_values, task_default=None,
+        qmfol_source.DEFAULT_DEPTHS, name="depth", many="comma", task_default=None,
+        parse=partial(qmfol_source.grid_values, "depth", default=()),
         metavar="D[,D...]", args=difficulty_args,
         help="Reasoning depths of source qmfol, 1-20 (default 1,2,3): the QMFOL rule-chain length; of source "
         "logicasker, 1-7 (default 1,2,3): the LogicAsker chain length.",
     )  # fmt: skip
     widths: tuple[int, ...] = param(
-        qmfol_source.DEFAULT_WIDTHS, name="width", many="comma", parse=int_values, task_default=None,
+        qmfol_source.DEFAULT_WIDTHS, name="width", many="comma", task_default=None,
+        parse=partial(qmfol_source.grid_values, "width", default=()),
         metavar="W[,W...]", args=no_args,
         help="Reasoning widths of source qmfol, 0-20 (default 1,2): the number of and/or connectives in the rules.",
     )  # fmt: skip

@@ -241,7 +241,8 @@ def get_skill(name: str) -> Skill:
     return found
 
 
-def _as_tuple(value: str | Sequence[str] | None) -> tuple[str, ...]:
+def as_names(value: str | Sequence[str] | None) -> tuple[str, ...]:
+    """A comma-separated string or a sequence of names as a tuple (None: empty, meaning all)."""
     if value is None:
         return ()
     if isinstance(value, str):
@@ -267,7 +268,7 @@ def select(
     Raises:
         ValueError: On an unknown logic, category or rule, listing the valid values.
     """
-    logics, categories, rules = _as_tuple(logic), _as_tuple(category), _as_tuple(rule)
+    logics, categories, rules = as_names(logic), as_names(category), as_names(rule)
     for given, valid, what in ((logics, LOGICS, "logic"), (categories, CATEGORIES, "category")):
         bad = [v for v in given if v not in valid]
         if bad:

@@ -66,15 +66,6 @@ def show_lengths(lengths: Sequence[int]) -> str:
     return f"{lengths[0]}..{lengths[-1]}" if contiguous and len(lengths) > 1 else ",".join(map(str, lengths))
 
 
-def names(value: str | Sequence[str] | None) -> tuple[str, ...]:
-    """A comma-separated string or a sequence of names as a tuple (None: empty, meaning all)."""
-    if value is None:
-        return ()
-    if isinstance(value, str):
-        return tuple(v.strip() for v in value.split(",") if v.strip())
-    return tuple(value)
-
-
 @dataclass(frozen=True)
 class LogicAskerConfig:
     """Everything that determines a LogicAsker build (and so its cache key); see each field's `Param`."""

@@ -9,8 +9,8 @@ from inspect_ai.dataset import Sample
 
 from lgmt_tasks.builders.load import BuildRecipe, Loaded, load_selected, rows_only, where
 from lgmt_tasks.builders.order import Strata
-from lgmt_tasks.logicasker.catalogue import get_skill, select
-from lgmt_tasks.logicasker.config import DEFAULT_PER_SKILL, LogicAskerConfig, names, parse_lengths
+from lgmt_tasks.logicasker.catalogue import as_names, get_skill, select
+from lgmt_tasks.logicasker.config import DEFAULT_PER_SKILL, LogicAskerConfig, parse_lengths
 
 STRATA = Strata(("rule",))
 """Tests are ordered round-robin over their skill (rule), so `--limit N` covers min(N, skills) skills."""
@@ -61,9 +61,9 @@ def load_logicasker(
 
         given: dict[str, Any] = {"lengths": lengths} if lengths else {}  # none given: the config's (length 1)
         config = LogicAskerConfig(
-            logic=names(logic),
-            category=names(category),
-            rules=names(rule),
+            logic=as_names(logic),
+            category=as_names(category),
+            rules=as_names(rule),
             **given,
             per_skill=per_skill,
             seed=seed,
