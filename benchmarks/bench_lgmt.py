@@ -12,8 +12,8 @@ and each worker, `cpu_meter.CpuMeter`): `cpu_speedup_estimate` is the serial bui
 build's critical path (parent + busiest worker), about the speed-up on idle cores. Compare runs on the same
 machine, and read the load averages written with the results.
 
-Writes `benchmarks/results/lgmt.json`, `benchmarks/results/lgmt.md` (speed) and
-`benchmarks/results/lgmt_applicability.md`, and prints the tables.
+Writes `benchmarks/results/lgmt.json` and `benchmarks/results/lgmt.md` (speed), and prints the tables (the
+applicability table of record, per direction, is `benchmarks/lgmt_applicability.py`'s).
 Run: `.venv/bin/python benchmarks/bench_lgmt.py [--per-mr 200] [--num-proc 2]` from the repository root (needs
 ../shared/data).
 """
@@ -23,18 +23,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import shlex
 import sys
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-import z3
 from cpu_meter import CpuMeter  # benchmarks/ is on sys.path when this script runs
+from machine import machine_info
 
-from lgmt_tasks import __version__
 from lgmt_tasks.builders.parallel import process_pool, start_method
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.lgmt.build import LgmtBuild, build_lgmt
@@ -144,24 +141,15 @@ def main() -> None:
         cells = [f"{t[mr][0]} ({t[mr][0] / max(t[mr][1], 1):.0%})" for _, _, t in rows]
         lines.append(f"| {mr} | " + " | ".join(cells) + " |")
     md = "\n".join(lines)
-    meta = {
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "version": __version__,
-        "cores": os.cpu_count(),
-        "platform": platform.platform(),
-        "python": platform.python_version(),
-        "z3": z3.get_version_string(),
-        "start_method": start_method(),
-        "per_mr": args.per_mr,
-        "repeats": args.repeats,
-        "pool_startup_s": startup,
-        "load_average_after": load(),
-        "command": "python benchmarks/bench_lgmt.py " + shlex.join(sys.argv[1:]),
-    }
+    meta = machine_info(
+        start_method=start_method(),
+        per_mr=args.per_mr,
+        repeats=args.repeats,
+        pool_startup_s=startup,
+        command="python benchmarks/bench_lgmt.py " + shlex.join(sys.argv[1:]),
+    )
     speed_md = speed_markdown(speed, meta)
     RESULTS.mkdir(parents=True, exist_ok=True)
-    if set(args.sources) == set(SOURCES):  # the applicability table compares all sources
-        (RESULTS / "lgmt_applicability.md").write_text(md + "\n", encoding="utf-8")
     (RESULTS / "lgmt.md").write_text(speed_md + "\n", encoding="utf-8")
     (RESULTS / "lgmt.json").write_text(json.dumps({"machine": meta, "build": speed}, indent=2) + "\n")
     print(md, "\n\n" + speed_md)

@@ -1,36 +1,67 @@
-r"""The one answer parser of lgmt-tasks (DESIGN decision 5): strict, then lenient, then an explicit `unparsed`.
+r"""The one answer parser of lgmt-tasks (DESIGN decision 5): what a careful grader reads, else an explicit `unparsed`.
 
-Every suite asks for a closed set of labels (True/False/Unknown for LGMT, yes/no for LogicAsker, A–D for
-DivLogicEval). A violation is only meaningful if both answers were read correctly, so the parser prefers saying
-"unparsed" to guessing, and the unparsed rate is reported as its own metric instead of being folded into errors.
+Every suite asks for a closed set of labels (True/False/Unknown for LGMT, lexical and QMFOL, yes/no for LogicAsker,
+A–D for DivLogicEval). A violation is only meaningful if both answers were read correctly, so the parser prefers
+saying "unparsed" to guessing, and the unparsed rate is reported as its own metric instead of being folded into
+errors. It reads a reply as a careful human grader does. The grading rules are in `tests/scorers/answer_corpus.md`,
+and `answer_corpus.jsonl` holds 378 replies graded by hand, which the parser must read exactly as graded (issue #26;
+agreement per format and prompting: `benchmarks/answer_reader.py`).
 
-The three stages, applied to the whole completion:
+What the reply's own answer can be found in:
 
-1. **strict**: a JSON object (raw, inside a code fence, or anywhere in the text; the last one wins) whose
-   `label` (or `answer`) key holds exactly one of the labels, compared case-insensitively, aliases allowed
-   (`"Uncertain"` → `Unknown`). A JSON answer is final: if its value is not a label, the answer is unparsed, and
-   labels mentioned in the rest of the text (including the JSON's own `reasoning`) are never looked at.
-2. **lenient**: explicit statements of an answer, of which the LAST one counts:
-   - a key/value cue: `label: True`, `"label": "False"` in broken JSON, `Answer: Unknown`, `**Answer:** C`;
-   - a copula cue: `The answer is False`, `the final answer is: yes`, `the correct answer is (B)`;
-   - an emphasised label: `**True**`, `__no__`, `==no==`, `\boxed{C}`;
-   - a line that is nothing but a label (`No.`, `**True**`, `C)`), on the final or the first line (answer first, then
-     an explanation, is how small models often reply to the direct prompts);
-   - a reply that *opens* with a label closed by punctuation (`No, we cannot infer ...`, `True. Because ...`): the
-     label is the first word of the whole reply, so this is an answer given first, not a label found in prose;
-   - for letters only, a final line that starts with an option marker (`C) Paris`), unless the lines above it are
-     also options (then it is the model listing the choices, not answering).
-   A JSON-style quoted key (`"label": ...`) outranks prose cues, since it is the format the prompts ask for.
-   The words after a cue must *start* with a label: "the answer is not True" and "it is not true that ..." state
-   nothing. Labels are whole words: `Unknowns`, `yes-men` and `cannot` are not `Unknown`, `yes` and `no`.
-3. **unparsed**: nothing explicit was found, or the final statement names two different labels (`True or False`,
-   `Yes and no`, `either A or B`); a hedge is not an answer, and an earlier statement does not get to stand in for it.
+1. **The prompt's own text is set aside** (`AnswerFormat.echoes`). The prompts show example answers and format lines,
+   such as `{"reasoning": "Step 1: ...", "label": "Unknown"}`, the demonstrations' JSON, QMFOL's `{"label": "True"},
+   {"label": "False"} or {"label": "Unknown"}` and DivLogicEval's `'Answer: <A/B/C/D>'`. A reply that repeats one of
+   them has not answered by doing so. If a reply repeats the demonstrations and then the prompt's closing line
+   (`AnswerFormat.closing_lines`: "Now please answer the following question:"), only what follows that line is its
+   own.
+2. **Invented questions are cut off** (`AnswerFormat.question_openings`). A reply that answers and then starts
+   another question with its own answer ("--- Example 4 …", "Premises: …", "Consider the following premises: …", a
+   passage with options A–D) is read up to that question. A reply that *opens* with a question (repeating the
+   prompt, or restating the problem) answers after the last question it writes.
+3. **Reasoning cut off is set aside.** Inside a JSON string cut off by the end of the reply (a truncated
+   `"reasoning": "…`), a "label is True" is a step that never reached its end.
+
+The statements of an answer:
+
+- **JSON** (raw, fenced or anywhere in the text): an object whose `label` (or `answer`) key holds a label, compared
+  case-insensitively, with aliases allowed (`"Uncertain"` → `Unknown`). A value that names one label with a gloss
+  (`"Unknown (not settled)"`, `"The conclusion is False."`) is that label. A value that names none is an answer too:
+  unparsed. A JSON object does not count when it is introduced as an example ("for reference:", "Example:", "should
+  look like") or under a condition ("had premise 4 said …, I would answer {…}"). Objects offered as alternatives
+  (`{…} or {…}`) are a hedge. A quoted key in broken JSON (`"label": "False"` after an unescaped quote) counts as JSON.
+  An opening quote without its closing one (`'Answer: <A/B/C/D>`) is not a quoted key.
+- **Prose statements**: a key (`Answer: C`, `**Final label:** Unknown`, `Conclusion: True`, `答案：B`); a copula
+  (`the answer is False`, `the correct option is B`, `the conclusion is False`, `B is the answer`); a conclusion
+  (`so it's False`, `Therefore, no.`, `So D.`); a choice (`I think it's C`, `I'd go with C`); `\boxed{C}`; a line
+  that is nothing but a label (`**True**`, `No.`) as the final or first line or the final sentence; a reply that
+  opens with a label closed by punctuation (`No, we cannot infer …`, but not `Yes, let me work through this`); and
+  for letters a final `C) Paris` or `Option C` line, or a lone letter in either case (`b)`). The words after a cue
+  must *start* with a label. "The answer is not True" and "it is not true that …" state nothing. Labels are whole
+  words: `Unknowns`, `yes-men` and `cannot` are not `Unknown`, `yes` and `no`.
+- **Not statements**: anything in a question ("Is the answer yes?"), in a `whether` or `if` clause, or under a
+  condition ("the answer would be True if …", "Were Bob a student, the conclusion would be False", "… is True only
+  if …"). A bold label inside an explanation (`premise 1 is **True**`) does not count either. A possibility ("it
+  might be D") commits to nothing: as the last statement it is a hedge.
+
+Which statement is the answer: the LAST JSON answer, unless an explicit correction follows it ("Wait", "Actually",
+"Correction:", "On second thought", …) with a prose statement after the cue. Without any JSON answer, the LAST
+prose statement counts. A later conclusion overrides an earlier "the label is True" with or without a cue. If the
+deciding statement names two different labels (`True or False`, `Yes and no`, `either A or B`), the reply is
+unparsed: a hedge is not an answer, and an earlier statement does not get to stand in for it.
 
 `parse_label`, `parse_yes_no` and `parse_choice` are thin wrappers over `parse_answer` with an `AnswerFormat`.
+
+The prompts' example strings are written below (`TRUTH_ECHOES`, ...), not imported: scorers may not import solvers
+(`tests/test_layout.py`). `tests/scorers/test_answer_corpus.py` checks them against the prompts themselves:
+every example answer and format line the prompts show is set aside, and every prompt's closing line and question
+opening is known.
 """
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -38,38 +69,167 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
+from lgmt_tasks.demo_answers import LGMT_COT_DEMO_ANSWERS
 from lgmt_tasks.vocabulary import OPTION_LETTERS, TRUTH_LABELS, YES_NO_LABELS
 
 How = Literal["strict", "lenient", "unparsed"]
 
 TRUTH_ALIASES: Mapping[str, str] = MappingProxyType({"Uncertain": "Unknown"})  # read-only: a default argument
 
+TRUTH_ECHOES: tuple[str, ...] = (
+    # LGMT's zero-shot CoT example (solvers/prompts.ZERO_SHOT_COT) and the few-shot CoT demonstrations' answers
+    '{"reasoning": "Step 1: ...", "label": "Unknown"}',
+    *LGMT_COT_DEMO_ANSWERS,
+    # LGMT's format rules (direct and CoT)
+    'The value for "label" must be exactly one of the following strings: "True", "False", or "Unknown".',
+    '"label" (string): Must be exactly one of: "True", "False", or "Unknown".',
+    # QMFOL's answer line and its definitions of the labels (solvers/qmfol.QMFOL_TEMPLATE)
+    '{"label": "True"}, {"label": "False"} or {"label": "Unknown"}',
+    "True: the conclusion follows from the premises.",
+    "False: the negation of the conclusion follows from the premises.",
+    "Unknown: neither the conclusion nor its negation follows from the premises.",
+)
+"""The example answers and format lines of the three-valued prompts (LGMT, lexical, QMFOL): never an answer.
+
+The bare examples (`{"label": "True"}` after "Example:", the direct demonstrations' answers) are also what a real
+answer looks like, so they are not here: an object introduced as an example is set aside wherever it appears."""
+
+YES_NO_ECHOES: tuple[str, ...] = ("Answer yes or no:", "yes or no:")
+"""LogicAsker's question ends "Answer yes or no: <conclusion>" (`lgmt_tasks/logicasker/english.QUESTION_TEMPLATE`)."""
+
+CHOICE_ECHOES: tuple[str, ...] = (
+    "You need to answer in the form of 'Answer: <A/B/C/D>' without explanation.",
+    "Answer: <A/B/C/D>",
+)
+"""DivLogicEval's instruction (`solvers/divlogiceval.INSTRUCTION`) and the answer form it quotes."""
 
 # A word keeps inner hyphens and apostrophes, so that `yes-men`, `don't` and `Unknowns` are single tokens that are
 # not labels. Anything else that is not white space is a one-character token.
 _WORD = re.compile(r"[^\W_]+(?:['’\-][^\W_]+)*")
 _TOKEN = re.compile(r"[^\W_]+(?:['’\-][^\W_]+)*|\S")
 # Characters that decorate a label without changing it: markdown emphasis, quotes, brackets, highlight marks.
-_DECORATION = frozenset("*_`\"'“”‘’=#~()[]{}<>-•")
-_CLOSERS = frozenset("*_`\"'”’)]}>=~")
+_DECORATION = frozenset("*_`\"'“”‘’=#~()[]{}<>-•$")
+_CLOSERS = frozenset("*_`\"'”’)]}>=~$")
+_EMPHASIS_CLOSERS = frozenset("*_`=~")
 _TERMINATORS = frozenset(".!?:;,")
-_OPENING_CLOSERS = frozenset(".!:;,")  # punctuation that closes a label opening a reply (`No, ...`; not `?`)
+_OPENING_CLOSERS = frozenset(".!:;,(—–-")  # what closes a label opening a reply (`No, ...`; not `?`)
 _CONNECTORS = frozenset({"or", "and", "nor", "vs", "versus", "/", ",", "&", "|", "+"})
 _HEDGES = frozenset({"either", "both", "neither"})
+_QUOTES = "\"'“”‘’`"
+_WINDOW = 200  # characters after a cue in which its label run must lie
+_CONTEXT = 300  # characters around a statement in which its sentence is looked for
+_RUN_TOKENS = 16  # tokens after a cue in which a label run (`**True** or **False**`) must fit
 
+_KEYS = (
+    r"final[ _-]?answer|answer|label|verdict|prediction|conclusion|result|option|choice"
+    r"|答案|回答|答|结论|結論|respuesta|antwort|réponse|reponse|risposta|resposta|ответ"
+)
+_ADVERB = r"(?:\s*\b(?:clearly|definitely|certainly|indeed|simply|obviously|undoubtedly|plainly|therefore|thus))?"
 _KEY_VALUE_CUE = re.compile(
-    r"""(?<![\w-])(?P<quote>["'])?(?:final[ _-]?answer|answer|label|verdict|prediction)(?P=quote)?\**\s*[:=]""",
+    rf"""(?<![\w-])(?P<quote>["'])?(?P<key>{_KEYS})(?(quote)(?P=quote))"""
+    # a short qualifier before the colon: "Answer (after re-reading): C", "Revised answer after checking premise 4:"
+    r"(?:\s*\([^()\n]{1,40}\)|\s+(?:after|for|to|of|on|from|based)\b[^:：\n]{1,40}?)?"
+    r"\**\s*(?:[:=：]|\s[-–—]\s|→|->)",
     re.IGNORECASE,
 )
 _COPULA_CUE = re.compile(
-    r"(?<![\w-])(?:(?:the|my|our)\s+)?(?:(?:final|correct|right)\s+)?(?:answer|label|verdict)\s+"
-    r"(?:is|would\s+be|should\s+be|will\s+be|must\s+be)\b\s*:?",
+    r"(?<![\w-])(?:(?:the|my|our)\s+)?(?:(?:final|correct|right|best)\s+)?(?:answer|label|verdict|option|choice)"
+    r"(?:\s+to\s+(?:the|this)\s+question)?\s+(?:is|would\s+be|should\s+be|will\s+be|must\s+be)\b\s*:?"
+    rf"{_ADVERB}(?:\s*(?:option|choice|letter)\b)?",
     re.IGNORECASE,
 )
-_EMPHASIS = re.compile(r"\*\*([^*\n]+?)\*\*|__([^_\n]+?)__|==([^=\n]+?)==|\\boxed\{([^{}\n]*)\}")
+_VERDICT_CUE = re.compile(  # the conclusion is False; the conclusion, Kiki is a bird, is False
+    r"(?<![\w-])(?:the\s+)?(?:conclusion|statement|claim|hypothesis)"
+    r"(?:\s*,[^,.\n]{1,100},|\s+[\"“'][^\"”'\n]{1,200}[\"”'])?"
+    rf"\s+(?:is|would\s+be|should\s+be|must\s+be)\b\s*:?{_ADVERB}",
+    re.IGNORECASE,
+)
+_CONCLUSION_CUE = re.compile(  # so it's False; Therefore, no.; So D.
+    r"(?<![\w-])(?:so|therefore|thus|hence|consequently|in\s+conclusion|overall|finally|which\s+means|this\s+means)"
+    r"\b[,:]?\s+(?:we\s+can\s+(?:conclude|say|infer)\s*:?\s*)?"
+    r"(?:(?:it's|it\s+is|it\s+must\s+be|it\s+should\s+be|it\s+would\s+be|this\s+is|that\s+is)\s+)?",
+    re.IGNORECASE,
+)
+_CORRECTION_CUE = re.compile(  # Wait, yes; Actually, no:
+    r"(?<![\w-])(?:wait|actually|hmm|correction|no\s+wait|on\s+second\s+thought)\b[,:!.]?\s*(?:[—–-]\s*)?"
+    r"(?:(?:it's|it\s+is|the\s+answer\s+is)\s+)?",
+    re.IGNORECASE,
+)
+_POSSIBILITY_CUE = re.compile(  # it might be D: a possibility, not an answer (a hedge if it comes last)
+    r"(?<![\w-])(?:it|this|that|the\s+answer|the\s+conclusion|the\s+label|the\s+correct\s+(?:answer|option))"
+    r"\s+(?:might|could|may)\s+(?:also\s+|well\s+)?be\b\s*:?",
+    re.IGNORECASE,
+)
+_CHOICE_CUE = re.compile(  # I think it's C; I'd go with C
+    r"(?<![\w-])(?:I\s+think|I\s+believe|I'd\s+say|I\s+would\s+say|I'd\s+go\s+with|I'll\s+go\s+with|I\s+choose"
+    r"|I\s+pick|I\s+select|I\s+lean\s+towards?)\s+(?:that\s+)?(?:(?:it's|it\s+is|the\s+answer\s+is|option|choice)\s+)?",
+    re.IGNORECASE,
+)
+_IS_THE_ANSWER = re.compile(  # C is the answer; Option A is correct
+    r"(?<![\w(*_-])(?:(?:option|choice)\s+)?[(*_]*(?P<label>[^\W_]+)[)*_]*\s+is\s+(?:the\s+)?"
+    r"(?:(?:(?:correct|right|best|final)\s+)?(?:answer|option|choice)|correct|right)\b",
+    re.IGNORECASE,
+)
+_BOXED = re.compile(r"\\boxed\{\s*(?:\\(?:text|mathrm|textbf|mathbf)\{)?([^{}\n]*)\}?\s*\}")
 _OPTION_LINE = re.compile(r"^\s*\(?(?P<letter>[^\W\d_])\)(?:\s|$)")
-_WINDOW = 200  # characters after a cue in which its label run must lie
+_OPTION_ITEM = re.compile(r"^\s*[*_`]*\(?[A-Za-z][.)][*_`]*(?:\s|$)")
+_OPTION_WORD_LINE = re.compile(r"^\W*(?:option|choice)\s+\(?(?P<letter>[A-Za-z])\)?\W*$", re.IGNORECASE)
+_BULLET = re.compile(r"^\s*(?:[-•+]|\*(?!\*)|\d+[.)])\s")
+_FIRST_WORD = re.compile(  # the first word after decoration (and a hedge): where a label run must start
+    r"[\s*_`\"'“”‘’=#~()\[\]{}<>\-•$:]*(?:(?:either|both|neither)\b[\s*_`\"'“”‘’=#~()\[\]{}<>\-•$]*)?"
+    r"([^\W_]+(?:['’\-][^\W_]+)*)",
+    re.IGNORECASE,
+)
 _JSON_START = re.compile(r"\{\s*[\"}]")
+_UNTERMINATED_VALUE = re.compile(r"\"[^\"\n]{1,40}\"\s*:\s*\"")
+
+# What may follow a label that ends a statement: the end, punctuation, or a word that starts a reason.
+_CLAUSE_END = re.compile(
+    r"[*_`\"'”’)\]}>=~$]*\s*(?:$|[.,;:!?\n)(—–]|-\s|\s(?:because|since|as|given|so|based|according|we|it|i)\b)",
+    re.IGNORECASE,
+)
+_FILLER = re.compile(
+    r"\s*(?:let\s+me|let's|let\s+us|i\s+can|i'll|i\s+will|i'd|i\s+would|here|sure|of\s+course|i\s+understand"
+    r"|i\s+see|thanks|thank\s+you|happy|glad)\b",
+    re.IGNORECASE,
+)
+_EXAMPLE_LEAD = re.compile(
+    r"(?:\bexamples?|\breference|\be\.g\.|\bfor\s+instance|\bsuch\s+as|\btemplate|\blooks?\s+like|\blike\s+this"
+    r"|\blike\s+so)\W*$",
+    re.IGNORECASE,
+)
+_HYPOTHETICAL_LEAD = re.compile(r"\bwould\s+(?:be|answer|say|output|give|write|read|look\s+like)\W*$", re.IGNORECASE)
+_JSON_ALTERNATIVES = re.compile(r"\s*(?:,|/|\bor\b|\band\b)(?:\s*\bor\b)?\s*")
+_CORRECTION = re.compile(
+    r"\b(?:wait|actually|correction|on\s+second\s+thought|on\s+reflection|i\s+made\s+a\s+mistake|i\s+misread"
+    r"|let\s+me\s+correct|scratch\s+that|sorry|re-?reading|revised|reconsider\w*)\b",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|\n")
+_CLAUSE_BREAK = re.compile(r"[,(:—–]")
+_CONDITION_IN_CLAUSE = re.compile(
+    r"\b(?:if|unless|whether|when|suppose|supposing|assuming|assume|provided|in\s+case)\b", re.IGNORECASE
+)
+_CONDITION_AFTER = re.compile(
+    r"[*_`\"'”’)\]}]*\s*,?\s*(?:[^\W\d_]+\s+){0,2}?(?:only\s+)?(?:if|unless|provided|assuming|supposing|otherwise"
+    r"|in\s+case|only\s+then|in\s+that\s+case)\b",
+    re.IGNORECASE,
+)
+_CONDITION_IN_SENTENCE = re.compile(
+    r"\b(?:if|unless|otherwise|suppose|supposing|assuming|provided|in\s+(?:that\s+)?case)\b|^\W*(?:were|had)\b",
+    re.IGNORECASE,
+)
+_INVERTED_CONDITION = re.compile(r"^\W*(?:were|had)\s+(?!been\b)\w", re.IGNORECASE)
+_SUBJUNCTIVE_IF = re.compile(r"\bif\b[^.;!?\n]*\b(?:were|had)\b", re.IGNORECASE)
+_MODAL = re.compile(r"\b(?:would|could|might)\b", re.IGNORECASE)
+
+
+def _echo_pattern(text: str) -> str:
+    """A pattern for `text` repeated with any spacing and any quote characters (matched in any letter case)."""
+    parts = []
+    for token in re.findall(r"[^\W_]+|\S", text):
+        parts.append(f"[{re.escape(_QUOTES)}]" if token in _QUOTES else re.escape(token))
+    return r"\s*".join(parts)
 
 
 @dataclass(frozen=True)
@@ -89,7 +249,7 @@ class ParsedAnswer:
 
 @dataclass(frozen=True)
 class AnswerFormat:
-    """The closed answer set of one suite, and how its labels may be written.
+    """The closed answer set of one suite, how its labels may be written, and what its prompt shows.
 
     Attributes:
         labels: The canonical labels (what the scorer compares with the gold target).
@@ -97,7 +257,14 @@ class AnswerFormat:
         keys: JSON keys that hold the answer, in order of preference.
         case_sensitive: Match labels in prose only with their exact case. Needed for letters, where `a` is an
             article; JSON values are always compared case-insensitively (there is no article in `{"answer": "c"}`).
+            A lone letter (`b)`, `answer: d`) is read in either case.
         option_markers: Accept a final line starting with `C)` / `(C)` (multiple-choice answers).
+        echoes: The prompt's example answers and format lines; text that repeats one (with any spacing, quotes or
+            case) is never the answer.
+        closing_lines: The prompt's line between its demonstrations and the question ("Now please answer the
+            following question:"); a reply that repeats demonstrations and this line answers after it.
+        question_openings: How a question or demonstration of the prompt opens a line ("Premises:"); a reply that
+            answers and then opens one is inventing more examples, whose answers are not its own.
     """
 
     labels: tuple[str, ...]
@@ -105,8 +272,12 @@ class AnswerFormat:
     keys: tuple[str, ...] = ("label", "answer")
     case_sensitive: bool = False
     option_markers: bool = False
+    echoes: tuple[str, ...] = ()
+    closing_lines: tuple[str, ...] = ()
+    question_openings: tuple[str, ...] = ()
     _spellings: dict[str, str] = field(init=False, repr=False, compare=False)
     _folded: dict[str, str] = field(init=False, repr=False, compare=False)
+    _echo_pattern: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.labels or len(set(self.labels)) != len(self.labels):
@@ -117,6 +288,8 @@ class AnswerFormat:
         for word in (*self.labels, *self.aliases):
             if not _WORD.fullmatch(word):
                 raise ValueError(f"label or alias {word!r} must be a single word")
+        if any(not echo.strip() for echo in self.echoes):
+            raise ValueError("echoes must be non-empty strings")
 
         spellings = {label: label for label in self.labels} | dict(self.aliases)
         folded = {word.casefold(): label for word, label in spellings.items()}
@@ -124,6 +297,10 @@ class AnswerFormat:
             raise ValueError(f"labels and aliases must differ in more than case: {sorted(spellings)}")
         object.__setattr__(self, "_spellings", spellings)
         object.__setattr__(self, "_folded", folded)
+        # longest first: at one place, "Answer yes or no:" is set aside whole, not only its "yes or no:"
+        echoes = sorted(self.echoes, key=len, reverse=True)
+        pattern = re.compile("|".join(f"(?:{_echo_pattern(e)})" for e in echoes), re.IGNORECASE) if echoes else None
+        object.__setattr__(self, "_echo_pattern", pattern)
 
     def lookup(self, word: str, *, ignore_case: bool = False) -> str | None:
         """Return the canonical label spelled by `word` (a label or an alias), or None."""
@@ -132,9 +309,22 @@ class AnswerFormat:
         return self._folded.get(word.casefold())
 
 
-TRUTH_FORMAT = AnswerFormat(labels=TRUTH_LABELS, aliases=TRUTH_ALIASES)
-YES_NO_FORMAT = AnswerFormat(labels=YES_NO_LABELS)
-CHOICE_FORMAT = AnswerFormat(labels=tuple(OPTION_LETTERS), case_sensitive=True, option_markers=True)
+TRUTH_FORMAT = AnswerFormat(
+    labels=TRUTH_LABELS,
+    aliases=TRUTH_ALIASES,
+    echoes=TRUTH_ECHOES,
+    closing_lines=("Now please answer the following question:",),
+    question_openings=("Premises:", "--- Example"),
+)
+YES_NO_FORMAT = AnswerFormat(
+    labels=YES_NO_LABELS,
+    echoes=YES_NO_ECHOES,
+    closing_lines=("Now answer the following question:",),
+    question_openings=("Consider the following premises:",),
+)
+CHOICE_FORMAT = AnswerFormat(
+    labels=tuple(OPTION_LETTERS), case_sensitive=True, option_markers=True, echoes=CHOICE_ECHOES
+)
 
 
 @dataclass(frozen=True)
@@ -154,14 +344,18 @@ class _Run:
 class _Statement:
     """One explicit answer statement found in the text."""
 
+    start: int
     end: int  # character offset where the statement ends; the last statement wins
-    rank: int  # 1 for JSON-style quoted keys, which outrank prose cues
-    run: _Run
+    strong: bool  # a JSON answer (or a quoted JSON key): the form the prompts ask for
+    run: _Run | None  # None: a JSON answer whose value names no label (unparsed, with `kind` saying why)
     kind: str
+    how: How = "lenient"
 
 
-def _tokens(text: str) -> list[tuple[str, int]]:
-    return [(m.group(), m.end()) for m in _TOKEN.finditer(text)]
+def _tokens(text: str, limit: int | None = None) -> list[tuple[str, int]]:
+    """The tokens of `text` with their end offsets (the first `limit` of them, if given)."""
+    found = ((m.group(), m.end()) for m in _TOKEN.finditer(text))
+    return list(found if limit is None else itertools.islice(found, limit))
 
 
 def _skip(tokens: list[tuple[str, int]], i: int, skippable: frozenset[str]) -> int:
@@ -199,7 +393,7 @@ def _label_run(tokens: list[tuple[str, int]], fmt: AnswerFormat, *, ignore_case:
 
 def _letter_starts_a_phrase(tokens: list[tuple[str, int]], run: _Run, fmt: AnswerFormat) -> bool:
     """For letters: `Answer: A man plays ...` is the article "A" opening an option's text, not the letter A."""
-    if not fmt.option_markers or run.end_token >= len(tokens) or tokens[run.end_token - 1][0] != "A":
+    if not fmt.option_markers or run.end_token >= len(tokens) or tokens[run.end_token - 1][0] not in ("A", "a"):
         return False  # only the letter A doubles as an English word (the article)
     following = tokens[run.end_token][0]
     return following[0].isalnum() and fmt.lookup(following) is None and following.casefold() not in _CONNECTORS
@@ -218,10 +412,15 @@ def _describe(run: _Run) -> str:
     return " / ".join(dict.fromkeys(run.labels))
 
 
-def _json_objects(text: str) -> list[dict[str, Any]]:
-    """Every top-level JSON object in `text`, in order (objects nested in another one are not top-level)."""
+def _blank(text: str, start: int, end: int) -> str:
+    """`text` with `[start, end)` replaced by spaces (line breaks kept), so that offsets stay valid."""
+    return text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
+
+
+def _json_objects(text: str) -> list[tuple[int, int, dict[str, Any]]]:
+    """Every top-level JSON object in `text`, in order, with its span (objects nested in another are not top-level)."""
     decoder = json.JSONDecoder()
-    objects: list[dict[str, Any]] = []
+    objects: list[tuple[int, int, dict[str, Any]]] = []
     resume = 0
     for match in _JSON_START.finditer(text):
         start = match.start()
@@ -232,107 +431,334 @@ def _json_objects(text: str) -> list[dict[str, Any]]:
         except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
             continue
         if isinstance(value, dict):
-            objects.append(value)
+            objects.append((start, end, value))
             resume = end
     return objects
 
 
-def _strict(text: str, fmt: AnswerFormat) -> ParsedAnswer | None:
-    """Return the answer of the last JSON object with an answer key, or None if there is no such object."""
-    wanted = [key.casefold() for key in fmt.keys]
-    for obj in reversed(_json_objects(text)):
-        present = {str(key).casefold(): value for key, value in obj.items()}
-        key = next((k for k in wanted if k in present), None)
-        if key is None:
-            continue
-        value = present[key]
+def _lines(text: str) -> list[tuple[int, int]]:
+    """The spans of the lines of `text` that hold more than white space."""
+    return [(m.start(), m.end()) for m in re.finditer(r"[^\n]+", text) if not m.group().isspace()]
+
+
+class _Sentences:
+    """Where the sentences of a text end (found once), to find the sentence around a statement."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.marks = [(m.start(), m.end(), m.group()) for m in _SENTENCE_END.finditer(text)]
+        self.starts = [mark[0] for mark in self.marks]
+
+    def around(self, start: int, end: int) -> tuple[int, int, str]:
+        """The sentence around `[start, end)`, at most `_CONTEXT` characters either side: its span and last mark."""
+        i = bisect.bisect_left(self.starts, start)
+        s0 = max(self.marks[i - 1][1] if i else 0, start - _CONTEXT)
+        j = bisect.bisect_left(self.starts, end)
+        if j < len(self.marks) and self.marks[j][0] < end + _CONTEXT:
+            return s0, self.marks[j][0], self.marks[j][2]
+        return s0, min(len(self.text), end + _CONTEXT), ""
+
+
+def _is_hypothetical(sentences: _Sentences, start: int, end: int, cue: str = "") -> bool:
+    """Whether the statement at `[start, end)` is a question, inside an if-/whether-clause, or under a condition."""
+    text = sentences.text
+    s0, s1, mark = sentences.around(start, end)
+    if mark == "?":
+        return True
+    sentence, head = text[s0:s1], text[s0:start]
+    clause = head[max((m.end() for m in _CLAUSE_BREAK.finditer(head)), default=0) :]
+    if _INVERTED_CONDITION.match(sentence) or _CONDITION_IN_CLAUSE.search(clause):
+        return True  # "Were Bob a student, ...", "... whether the conclusion is True"
+    if _CONDITION_AFTER.match(text, end, s1):
+        return True  # "... is True only if A", "the answer would be False if ..."
+    if (_MODAL.search(cue) or _MODAL.search(clause)) and _CONDITION_IN_SENTENCE.search(sentence):
+        return True  # "If premise 2 said 'all', the answer would be True"
+    return _SUBJUNCTIVE_IF.search(head) is not None  # "If Alice were not a manager, the label is False"
+
+
+class _Reader:
+    """The statements of one reply, and the one that is its answer."""
+
+    def __init__(self, text: str, fmt: AnswerFormat, *, read_json: bool = True) -> None:
+        self.text = text
+        self.fmt = fmt
+        masked = self._mask_echoes(text)
+        masked = self._mask_repeated_demonstrations(masked)
+        masked = self._mask_unterminated_string(masked)
+        self.statements: list[_Statement] = []
+        if read_json:
+            masked = self._read_json(masked)
+        self.prose = masked
+        self._sentences = _Sentences(masked)
+        self._read_cues()
+        self._read_lines()
+        self._question_starts = self._find_question_starts(masked)
+
+    # ------------------------------------------------------------------------------------------ what is set aside
+
+    def _mask_echoes(self, text: str) -> str:
+        if self.fmt._echo_pattern is None:
+            return text
+        return self.fmt._echo_pattern.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+
+    def _opens_question(self, line: str) -> bool:
+        bare = line.lstrip(" \t*_#>`").casefold()
+        return any(bare.startswith(opening.casefold()) for opening in self.fmt.question_openings)
+
+    def _mask_repeated_demonstrations(self, text: str) -> str:
+        """A reply that repeats the demonstrations and the closing line answers after it (if anywhere)."""
+        closings = [c.casefold() for c in self.fmt.closing_lines]
+        if not closings:
+            return text
+        last = None
+        for start, end in _lines(text):
+            if text[start:end].strip(" \t*_#>`").casefold() in closings:
+                last = (start, end)
+        if last is None:
+            return text
+        if any(self._opens_question(text[s:e]) for s, e in _lines(text[: last[0]])):
+            return _blank(text, 0, last[1])
+        return text
+
+    @staticmethod
+    def _mask_unterminated_string(text: str) -> str:
+        """A JSON string cut off by the end of the reply is reasoning that never reached its end."""
+        last = None
+        for match in _UNTERMINATED_VALUE.finditer(text):
+            last = match
+        if last is not None and '"' not in text[last.end() :]:
+            return _blank(text, last.end(), len(text))
+        return text
+
+    # ---------------------------------------------------------------------------------------------------- JSON
+
+    def _json_value(self, key: str, value: Any) -> tuple[_Run | None, How, str]:
         shown = json.dumps(value, ensure_ascii=False)
         if isinstance(value, bool):
             value = "true" if value else "false"
         if not isinstance(value, str):
-            return ParsedAnswer(None, "unparsed", f"JSON {key!r} is {shown}, not a string")
-        label = fmt.lookup(value.strip(), ignore_case=True)
+            return None, "unparsed", f"JSON {key!r} is {shown}, not a string"
+        label = self.fmt.lookup(value.strip(), ignore_case=True)
         if label is not None:
-            return ParsedAnswer(label, "strict", f"JSON {key!r}: {shown}")
-        run = _exact_run(value, fmt, ignore_case=True)
+            return _Run((label,), 1, False), "strict", f"JSON {key!r}: {shown}"
+        run = _exact_run(value, self.fmt, ignore_case=True)
         if run is not None and not run.ambiguous:
-            return ParsedAnswer(run.labels[0], "lenient", f"JSON {key!r}: {shown} (decoration removed)")
+            return run, "lenient", f"JSON {key!r}: {shown} (decoration removed)"
         if run is not None:
-            return ParsedAnswer(None, "unparsed", f"JSON {key!r}: {shown} names several labels ({_describe(run)})")
-        return ParsedAnswer(None, "unparsed", f"JSON {key!r}: {shown} is not one of {', '.join(fmt.labels)}")
-    return None
+            return None, "unparsed", f"JSON {key!r}: {shown} names several labels ({_describe(run)})"
+        inner = _Reader(value, self.fmt, read_json=False).decide()
+        if inner.label is not None:
+            return _Run((inner.label,), 1, False), "lenient", f"JSON {key!r}: {shown} read as prose ({inner.detail})"
+        return None, "unparsed", f"JSON {key!r}: {shown} is not one of {', '.join(self.fmt.labels)}"
 
-
-def _cue_statements(text: str, fmt: AnswerFormat) -> list[_Statement]:
-    found: list[_Statement] = []
-    for cue, kind in ((_KEY_VALUE_CUE, "key"), (_COPULA_CUE, "copula")):
-        for match in cue.finditer(text):
-            # A label run is a few words: look at a short window, so that many cues in one line stay linear.
-            rest = text[match.end() : match.end() + _WINDOW].split("\n", 1)[0]
-            tokens = _tokens(rest)
-            run = _label_run(tokens, fmt)
-            if run is None or _letter_starts_a_phrase(tokens, run, fmt):
+    def _read_json(self, text: str) -> str:
+        """Record the JSON answers; return `text` with every object holding an answer key blanked."""
+        wanted = [key.casefold() for key in self.fmt.keys]
+        found: list[tuple[int, int, _Run | None, How, str]] = []
+        sentences = _Sentences(text)
+        for start, end, obj in _json_objects(text):
+            present = {str(key).casefold(): value for key, value in obj.items()}
+            key = next((k for k in wanted if k in present), None)
+            if key is None:
                 continue
-            closed = _skip(tokens, run.end_token, _CLOSERS)  # show a closing `**` or `)` with the statement
-            end = match.end() + tokens[closed - 1][1]
-            rank = 1 if kind == "key" and match.group("quote") else 0
-            found.append(_Statement(end, rank, run, f"{kind} cue {text[match.start() : end].strip()!r}"))
-    for match in _EMPHASIS.finditer(text):
-        inner = next(group for group in match.groups() if group is not None)
-        run = _exact_run(inner, fmt)
-        if run is not None:
-            found.append(_Statement(match.end(), 0, run, f"emphasised {match.group()!r}"))
-    return found
+            lead = text[max(0, start - _CONTEXT) : start].rstrip()
+            lead = lead[lead.rfind("\n") + 1 :]
+            if _EXAMPLE_LEAD.search(lead):
+                detail = "an example"
+            elif _HYPOTHETICAL_LEAD.search(lead) or _is_hypothetical(sentences, start, end):
+                detail = "hypothetical"
+            else:
+                detail = ""
+            run, how, kind = self._json_value(key, present[key])
+            found.append((start, end, run, how, kind if not detail else detail))
+        # objects joined by "or" / "," are alternatives: one hedged statement
+        groups: list[list[tuple[int, int, _Run | None, How, str]]] = []
+        for item in found:
+            if groups and _JSON_ALTERNATIVES.fullmatch(text, groups[-1][-1][1], item[0]):
+                groups[-1].append(item)
+            else:
+                groups.append([item])
+        for group in groups:
+            counted = [item for item in group if item[4] not in ("an example", "hypothetical")]
+            if len(counted) > 1:
+                labels = tuple(label for item in counted if item[2] for label in item[2].labels)
+                run = _Run(labels, 1, True)
+                kind = "JSON objects offered as alternatives"
+                self.statements.append(_Statement(group[0][0], group[-1][1], True, run, kind, "lenient"))
+            elif counted:
+                start, end, run, how, kind = counted[0]
+                self.statements.append(_Statement(start, end, True, run, kind, how))
+        for start, end, *_ in found:
+            text = _blank(text, start, end)
+        return text
 
+    # ---------------------------------------------------------------------------------------------------- prose
 
-def _line_statements(text: str, fmt: AnswerFormat) -> list[_Statement]:
-    lines = [(m.group(), m.end()) for m in re.finditer(r"[^\n]+", text) if not m.group().isspace()]
-    if not lines:
-        return []
-    found: list[_Statement] = []
-    ends = [("final", lines[-1])] + ([("first", lines[0])] if len(lines) > 1 else [])
-    for position, (line, end) in ends:
-        run = _exact_run(line, fmt)
-        if run is not None:
-            found.append(_Statement(end, 0, run, f"{position} line {line.strip()!r}"))
-    first_line, first_end = lines[0]
-    tokens = _tokens(first_line)
-    run = _label_run(tokens, fmt)
-    if run is not None and run.end_token < len(tokens) and tokens[run.end_token][0] in _OPENING_CLOSERS:
-        end = first_end - len(first_line) + tokens[run.end_token - 1][1]
-        found.append(_Statement(end, 0, run, f"reply opens with {first_line[: tokens[run.end_token][1]].strip()!r}"))
-    if fmt.option_markers:
-        line, end = lines[-1]
-        option = _OPTION_LINE.match(line)
-        listing = len(lines) > 1 and _OPTION_LINE.match(lines[-2][0]) is not None
-        label = fmt.lookup(option.group("letter")) if option else None
-        if label is not None and not listing:
-            found.append(_Statement(end, 0, _Run((label,), 1, False), f"final line {line.strip()!r}"))
-    return found
+    def _add(self, start: int, end: int, run: _Run, kind: str, *, strong: bool = False, cue: str = "") -> None:
+        if _is_hypothetical(self._sentences, start, end, cue):
+            return
+        self.statements.append(_Statement(start, end, strong, run, kind))
 
+    def _run_after(self, position: int, *, whole_clause: bool, lone_letter: bool = False) -> tuple[_Run, int] | None:
+        """The label run right after a cue ending at `position`, and where it ends (closing decoration included)."""
+        rest = self.prose[position : position + _WINDOW].split("\n", 1)[0]
+        first = _FIRST_WORD.match(rest)  # most cues are followed by no label: say so without tokenizing
+        if first is None or self.fmt.lookup(first.group(1), ignore_case=lone_letter) is None:
+            return None
+        tokens = _tokens(rest, _RUN_TOKENS)
+        run = _label_run(tokens, self.fmt)
+        if run is None and lone_letter and self.fmt.case_sensitive:
+            run = _label_run(tokens, self.fmt, ignore_case=True)
+            whole_clause = True  # `answer: d`, never `answer: a cat ...`
+        if run is None or _letter_starts_a_phrase(tokens, run, self.fmt):
+            return None
+        end = position + tokens[run.end_token - 1][1]
+        if whole_clause and not _CLAUSE_END.match(self.prose, end):
+            return None
+        closed = _skip(tokens, run.end_token, _CLOSERS)  # show a closing `**` or `)` with the statement
+        return run, position + tokens[closed - 1][1]
 
-def _lenient(text: str, fmt: AnswerFormat) -> ParsedAnswer:
-    statements = _cue_statements(text, fmt) + _line_statements(text, fmt)
-    if not statements:
-        return ParsedAnswer(None, "unparsed", "no JSON answer and no explicit answer statement")
-    last = max(statements, key=lambda s: (s.rank, s.end, s.run.ambiguous))
-    if last.run.ambiguous:
-        detail = f"final statement names several labels ({_describe(last.run)}): {last.kind}"
-        return ParsedAnswer(None, "unparsed", detail)
-    return ParsedAnswer(last.run.labels[0], "lenient", last.kind)
+    def _read_cues(self) -> None:
+        text = self.prose
+        for match in _KEY_VALUE_CUE.finditer(text):
+            conclusion = match.group("key").casefold() == "conclusion"  # also the question's own heading
+            found = self._run_after(match.end(), whole_clause=conclusion, lone_letter=True)
+            if found:
+                run, end = found
+                strong = match.group("quote") is not None
+                kind = f"key cue {text[match.start() : end].strip()!r}"
+                self._add(match.start(), end, run, kind, strong=strong)
+        for cue, name, whole in (
+            (_COPULA_CUE, "copula cue", False),
+            (_VERDICT_CUE, "verdict", True),
+            (_CONCLUSION_CUE, "conclusion", True),
+            (_CHOICE_CUE, "choice", True),
+            (_CORRECTION_CUE, "correction", True),
+            (_POSSIBILITY_CUE, "possibility", True),
+        ):
+            for match in cue.finditer(text):
+                found = self._run_after(match.end(), whole_clause=whole)
+                if found:
+                    run, end = found
+                    if name == "possibility":
+                        run = _Run(run.labels, run.end_token, True)  # "it might be D" commits to nothing
+                    self._add(
+                        match.start(), end, run, f"{name} {text[match.start() : end].strip()!r}", cue=match.group()
+                    )
+        for match in _IS_THE_ANSWER.finditer(text):
+            label = self.fmt.lookup(match.group("label"))
+            if label is not None:
+                self._add(match.start(), match.end(), _Run((label,), 1, False), f"{match.group().strip()!r}")
+        for match in _BOXED.finditer(text):
+            boxed = _exact_run(match.group(1), self.fmt)
+            if boxed is not None:
+                self._add(match.start(), match.end(), boxed, f"boxed {match.group()!r}")
+
+    def _is_option_item(self, line: str) -> bool:
+        return self.fmt.option_markers and _OPTION_ITEM.match(line) is not None
+
+    def _read_lines(self) -> None:
+        text = self.prose
+        lines = _lines(text)
+        if not lines:
+            return
+        first_start, first_end = lines[0]
+        final_start, final_end = lines[-1]
+        first, final = text[first_start:first_end], text[final_start:final_end]
+        # the reply's own opening: not a line left after something before it was set aside, not a list item
+        original = _lines(self.text)
+        opening = original[0][0] == first_start and not _BULLET.match(first)
+        listing = len(lines) > 1 and self._is_option_item(first) and self._is_option_item(text[slice(*lines[1])])
+
+        def add(start: int, end: int, run: _Run | None, kind: str) -> None:
+            if run is not None:
+                self.statements.append(_Statement(start, end, False, run, kind))
+
+        add(final_start, final_end, _exact_run(final, self.fmt), f"final line {final.strip()!r}")
+        if len(lines) == 1 and self.fmt.case_sensitive:  # a lone letter in either case: `b)`
+            add(final_start, final_end, _exact_run(final, self.fmt, ignore_case=True), f"lone {final.strip()!r}")
+        sentences = re.split(r"(?<=[.!?])\s+", final.strip())
+        if len(sentences) > 1 and sentences[-1][-1:] in ("!", "."):  # "C" after "B contradicts it." may be cut off
+            add(final_start, final_end, _exact_run(sentences[-1], self.fmt), f"final sentence {sentences[-1]!r}")
+        if opening and not listing:
+            if len(lines) > 1:
+                add(first_start, first_end, _exact_run(first, self.fmt), f"first line {first.strip()!r}")
+            tokens = _tokens(first)
+            run = _label_run(tokens, self.fmt)
+            closed = _skip(tokens, run.end_token, _EMPHASIS_CLOSERS) if run else 0  # `==no==.`, not `False",`
+            if run is not None and closed < len(tokens) and tokens[closed][0] in _OPENING_CLOSERS:
+                after = first_start + tokens[closed][1]
+                if not _FILLER.match(text, after):
+                    end = first_start + tokens[run.end_token - 1][1]
+                    add(first_start, end, run, f"reply opens with {first[: tokens[closed][1]].strip()!r}")
+        if self.fmt.option_markers:
+            option = _OPTION_LINE.match(final) or _OPTION_WORD_LINE.match(final)
+            above = len(lines) > 1 and self._is_option_item(text[slice(*lines[-2])])
+            label = self.fmt.lookup(option.group("letter"), ignore_case=True) if option else None
+            if label is not None and not above:
+                add(final_start, final_end, _Run((label,), 1, False), f"final line {final.strip()!r}")
+
+    def _find_question_starts(self, text: str) -> list[int]:
+        """Where the reply opens a question of its own (a question opening, or a question with options A-D)."""
+        starts = [start for start, end in _lines(text) if self._opens_question(text[start:end])]
+        if self.fmt.option_markers:
+            lines = _lines(text)
+            for k in range(len(lines) - 2):
+                question = text[slice(*lines[k])].rstrip()
+                if question.endswith("?") and all(
+                    self._is_option_item(text[slice(*ln)]) for ln in lines[k + 1 : k + 3]
+                ):
+                    paragraph = text.rfind("\n\n", 0, lines[k][0])
+                    starts.append(paragraph + 2 if paragraph >= 0 else lines[k][0])
+        return sorted(starts)
+
+    # ---------------------------------------------------------------------------------------------------- decide
+
+    def decide(self) -> ParsedAnswer:
+        statements = self.statements
+        if not statements:
+            return ParsedAnswer(None, "unparsed", "no JSON answer and no explicit answer statement")
+        cut = None
+        starts = self._question_starts
+        if starts and starts[0] <= min(s.start for s in statements):
+            # the reply opens with a question of the prompt (repeating the prompt, or restating the problem): its
+            # answer follows the last question
+            statements = [s for s in statements if s.start >= starts[-1]]
+            if not statements:
+                return ParsedAnswer(None, "unparsed", "the reply repeats the prompt's questions and answers none")
+        else:
+            # an answer, then a question of its own: the model is inventing more examples
+            first = min(s.end for s in statements)
+            cut = next((start for start in starts if start >= first), None)
+            if cut is not None:
+                statements = [s for s in statements if s.start < cut]
+        strong = [s for s in statements if s.strong]
+        final = max(strong or statements, key=lambda s: (s.end, s.run is not None and s.run.ambiguous))
+        if strong:
+            correction = _CORRECTION.search(self.prose, final.end, cut if cut is not None else len(self.prose))
+            later = [s for s in statements if not s.strong and correction and s.start >= correction.start()]
+            if later:
+                final = max(later, key=lambda s: (s.end, s.run is not None and s.run.ambiguous))
+        if final.run is None:
+            return ParsedAnswer(None, "unparsed", final.kind)
+        if final.run.ambiguous:
+            return ParsedAnswer(
+                None, "unparsed", f"final statement names several labels ({_describe(final.run)}): {final.kind}"
+            )
+        return ParsedAnswer(final.run.labels[0], final.how, final.kind)
 
 
 def parse_answer(text: str, fmt: AnswerFormat) -> ParsedAnswer:
-    """Read the answer of one completion: strict JSON, else the last explicit statement, else unparsed.
+    """Read the answer of one completion as a careful grader would, else unparsed (see the module docstring).
 
     Args:
         text: The model's completion.
-        fmt: The closed answer set and how it may be written.
+        fmt: The closed answer set, how it may be written, and what the prompt shows.
 
     Returns:
         The parsed answer; never raises on any text.
     """
-    return _strict(text, fmt) or _lenient(text, fmt)
+    return _Reader(text, fmt).decide()
 
 
 def parse_label(
@@ -362,14 +788,24 @@ def parse_yes_no(text: str, labels: tuple[str, str] = YES_NO_LABELS) -> ParsedAn
     Returns:
         The parsed answer, with the label spelled as in `labels`.
     """
-    fmt = YES_NO_FORMAT if labels == YES_NO_LABELS else AnswerFormat(labels=labels)
+    fmt = (
+        YES_NO_FORMAT
+        if labels == YES_NO_LABELS
+        else AnswerFormat(
+            labels=labels,
+            echoes=YES_NO_FORMAT.echoes,
+            closing_lines=YES_NO_FORMAT.closing_lines,
+            question_openings=YES_NO_FORMAT.question_openings,
+        )
+    )
     return parse_answer(text, fmt)
 
 
 def parse_choice(text: str, letters: str = OPTION_LETTERS) -> ParsedAnswer:
     """Parse a multiple-choice letter (DivLogicEval): `Answer: C`, `(C)`, `C)`, a lone `C`.
 
-    Letters are matched in upper case only in prose (a lower-case `a` is an article); JSON values in any case.
+    Letters are matched in upper case only in prose (a lower-case `a` is an article), except a lone letter
+    (`b)`, `answer: d`); JSON values in any case.
 
     Args:
         text: The model's completion.

@@ -8,6 +8,9 @@ and denominators.
 What appears in the log's results (`log.results.scores[0].metrics`, keyed by these names):
 
 - `mvr`, `acc_static`, `acc_cons`, `hdr`, `fur`, `unparsed_rate`: the rates over all groups.
+- `acc_static_per_case` (with `acc_static_per_case_stderr`): `acc_static` with each distinct source case counted
+  once (sample metadata `source_dataset`, `source_id`), where `acc_static` counts a case once per group built on it
+  (`pairwise.acc_static_per_case`).
 - `mvr_stderr`, …, `unparsed_rate_stderr`: their standard errors (delta method over groups). An Inspect metric
   returns one number per name, and `grouped` needs a float-valued metric, so the errors are metrics of their own.
 - `<rate>_<category>` (e.g. `mvr_MR-E`, `hdr_MR-S`): every rate per relation category (`grouped` on
@@ -19,7 +22,11 @@ With `-T control=true` (`metamorphic_consistency(control=True)`, `lgmt_metrics(c
 holds the keys of `pairwise.CONTROL_KEYS` (the source asked again, unchanged, read from
 `state.store[CONTROL_RESPONSE_KEY]`), and the results add `control_rate`, `excess_mvr` (MVR − control rate) with
 its 95% interval and `above_control`, overall and per relation (`pairwise_metrics.control_metrics`). Without it
-nothing changes.
+nothing changes. With `-T control=render` (`metamorphic_consistency(control="render")`,
+`lgmt_metrics(control="render")`) the control member is the source re-rendered from its FOL by the template realiser
+(no logical change); the score holds the same `CONTROL_KEYS` (and `control: "render"` in its metadata), and the
+results name the numbers after the render control: `render_rate`, `render_excess_mvr` (MVR − render rate) with its
+interval, `above_render`, overall and per relation.
 
 Epochs: use Inspect's default `mean` reducer. Every rate is a ratio of sums, so the reduced metrics equal the rates
 pooled over all sample-epochs exactly; other reducers (mode, max) change what is measured.
@@ -29,18 +36,52 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from inspect_ai.scorer import Metric, Score, Scorer, Target, scorer
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from lgmt_tasks.scorers import pairwise
 from lgmt_tasks.scorers.answers import ParsedAnswer, parse_label
 from lgmt_tasks.scorers.outcomes import checked_gold, how_each_read, stored_responses
-from lgmt_tasks.scorers.pairwise import RATE_NAMES, control_outcome, group_outcome
-from lgmt_tasks.scorers.pairwise_metrics import control_metrics, pairwise_rate_metrics, rate_breakdown
-from lgmt_tasks.vocabulary import CONTROL_RESPONSE_KEY, TRUTH_LABELS, UNPARSED
+from lgmt_tasks.scorers.pairwise import RATE_NAMES, Rate, control_outcome, group_outcome
+from lgmt_tasks.scorers.pairwise_metrics import control_metrics, outcomes_of, pairwise_rate_metrics, rate_breakdown
+from lgmt_tasks.scorers.rate_metrics import rate_metric_pair
+from lgmt_tasks.vocabulary import CONTROL_RESPONSE_KEY, TRUTH_LABELS, UNPARSED, control_kind
+
+CASE_KEYS: tuple[str, str] = ("source_dataset", "source_id")
+"""The sample metadata keys that identify a group's source case (every LGMT row has both)."""
+
+
+def source_case(sample_score: SampleScore) -> tuple[str, str]:
+    """The source case of a group: its sample metadata `source_dataset` and `source_id`.
+
+    Raises:
+        ValueError: Naming the sample, if its metadata lacks either key.
+    """
+    metadata = sample_score.sample_metadata or {}
+    missing = [key for key in CASE_KEYS if metadata.get(key) is None]
+    if missing:
+        raise ValueError(
+            f"Sample {sample_score.sample_id} has no {' or '.join(missing)} metadata: acc_static_per_case needs "
+            "each group's source case"
+        )
+    return str(metadata["source_dataset"]), str(metadata["source_id"])
+
+
+def static_accuracy_per_case(scores: Sequence[SampleScore]) -> Rate:
+    """`pairwise.acc_static_per_case` over LGMT scores, each group's case read from its sample metadata."""
+    return pairwise.acc_static_per_case(outcomes_of(scores), [source_case(s) for s in scores])
+
+
+acc_static_per_case, acc_static_per_case_stderr = rate_metric_pair(
+    "acc_static_per_case",
+    static_accuracy_per_case,
+    "static accuracy with each distinct source case counted once: the mean over cases of the share of its groups "
+    "whose source answer is correct, an unparsed source answer being wrong",
+)
 
 
 def lgmt_metrics(
-    by_category: Sequence[str] = RATE_NAMES, by_mr: Sequence[str] = ("mvr",), control: bool = False
+    by_category: Sequence[str] = RATE_NAMES, by_mr: Sequence[str] = ("mvr",), control: bool | str = False
 ) -> list[Metric]:
     """List the metrics of the LGMT scorer: every rate, its standard error, and the chosen breakdowns.
 
@@ -50,25 +91,44 @@ def lgmt_metrics(
             because with 20 relations every extra rate adds 20 lines to the results.
         control: Add the noise-floor metrics (`control_metrics`: control rate, MVR − control with its interval,
             `above_control`, overall and per relation); only for scores of `metamorphic_consistency(control=True)`.
+            `"render"`: the style control's metrics instead (`render_rate`, `render_excess_mvr`, ..., `above_render`),
+            for scores of `metamorphic_consistency(control="render")`.
 
     Returns:
-        The list to pass as `@scorer(metrics=...)` or `Task(metrics=...)`.
+        The list to pass as `@scorer(metrics=...)` or `Task(metrics=...)`: every rate, every standard error,
+        `acc_static_per_case` and its standard error, then the breakdowns.
     """
     return [
         *pairwise_rate_metrics(),
+        acc_static_per_case(),
+        acc_static_per_case_stderr(),
         *(rate_breakdown(name, "category") for name in by_category),
         *(rate_breakdown(name, "mr") for name in by_mr),
-        *(control_metrics() if control else []),
+        *(control_metrics(kind) if (kind := control_kind(control)) != "none" else []),
     ]
 
 
-def explain_control(source: ParsedAnswer, control: ParsedAnswer, outcome: Mapping[str, int]) -> str:
+CONTROL_WORDS: dict[str, tuple[str, str, str]] = {
+    "repeat": ("Control (the source asked again)", "CONTROL VIOLATION", "the same prompt"),
+    "render": (
+        "Render control (the source re-rendered by the template realiser)",
+        "RENDER VIOLATION",
+        "the same problem in template English",
+    ),
+}
+"""How `explain_control` names each control member, its violation, and what was asked twice."""
+
+
+def explain_control(
+    source: ParsedAnswer, control: ParsedAnswer, outcome: Mapping[str, int], kind: str = "repeat"
+) -> str:
     """The line of `explain` about the control member: its answer, and whether it agrees with the source's."""
-    said = f"Control (the source asked again): {control.label or UNPARSED} ({control.how}: {control.detail})."
+    name, violation, asked = CONTROL_WORDS[kind]
+    said = f"{name}: {control.label or UNPARSED} ({control.how}: {control.detail})."
     if not outcome["control_parsed"]:
         return f"{said} Not compared: unparsed answer (counts as unparsed, never as a control violation)."
     if outcome["control_violation"]:
-        return f"{said} CONTROL VIOLATION: the same prompt got {source.label} and {control.label}."
+        return f"{said} {violation}: {asked} got {source.label} and {control.label}."
     return f"{said} Same as the source."
 
 
@@ -117,7 +177,7 @@ def explain(
 
 
 @scorer(metrics=lgmt_metrics())
-def metamorphic_consistency(control: bool = False) -> Scorer:
+def metamorphic_consistency(control: bool | str = False) -> Scorer:
     """Score a metamorphic group: parse every answer, compare them with each other and with the gold label.
 
     Reads the raw completions that `group_generate` stored in `state.store[RESPONSES_KEY]` and the gold label
@@ -127,12 +187,15 @@ def metamorphic_consistency(control: bool = False) -> Scorer:
         control: Also score the control member, the source asked again (`group_generate(control=True)` stores its
             completion under `state.store[CONTROL_RESPONSE_KEY]`). The group's outcome ignores it; the score gains
             the keys of `CONTROL_KEYS`. List the control metrics with `Task(metrics=lgmt_metrics(control=True))`.
+            `"render"`: the control member is the rendered source (`group_generate(control="render")`), scored
+            the same way; the score's metadata adds `control: "render"`. `False` / `"none"`: no control.
 
     Returns:
         A scorer whose value is the flat dict of `group_outcome` (keys `OUTCOME_KEYS`, each 0/1; with `control`,
         then `CONTROL_KEYS`), whose answer is the source label (or `unparsed`), and whose metadata holds every
         parsed label and how it was parsed (with `control`: `control_answer`, `control_parsed_how`).
     """
+    kind = control_kind(control)
 
     async def score(state: TaskState, target: Target) -> Score:
         responses = stored_responses(
@@ -148,12 +211,14 @@ def metamorphic_consistency(control: bool = False) -> Scorer:
         value: dict[str, int] = dict(outcome)
         explanation = explain(state.metadata or {}, gold, answers, outcome)
         metadata: dict[str, object] = {"answers": [answer.label for answer in answers], **how_each_read(answers)}
-        if control:
+        if kind != "none":
             repeated = parse_label(control_response(state))
             checks = control_outcome(answers[0].label, [answer.label for answer in answers[1:]], repeated.label)
             value.update(checks)
-            explanation += "\n" + explain_control(answers[0], repeated, checks)
+            explanation += "\n" + explain_control(answers[0], repeated, checks, kind)
             metadata.update(control_answer=repeated.label, control_parsed_how=repeated.how)
+            if kind == "render":
+                metadata["control"] = kind
         return Score(
             value=value,
             answer=answers[0].label or UNPARSED,

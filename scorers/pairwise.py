@@ -12,6 +12,8 @@ failures separately). Their twins over the groups in which every answer parsed, 
 `acc_cons_parsed`, are reported beside them, with `unparsed_rate`. The pair rates `mvr`, `hdr` and `fur` keep the
 parsed groups as their denominator (DESIGN decision 5): an answer we could not read is neither consistent nor
 inconsistent, so a group with one says nothing about consistency. On fully parsed runs every pair of figures agrees.
+Every rate weighs a source case by its number of groups; `acc_static_per_case` is static accuracy with each distinct
+source case counted once (it needs each group's case, so it is not in `RATES`).
 
 Ratios of sums, not means of ratios, so that the metrics stay exact when Inspect reduces several epochs of a
 sample to the per-key mean first: Σ(mean over epochs of y) / Σ(mean over epochs of parsed) equals the pooled
@@ -40,7 +42,7 @@ it is NaN too.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 from lgmt_tasks.scorers.intervals import newcombe_paired_difference
@@ -214,6 +216,39 @@ def acc_static(outcomes: Sequence[Outcome]) -> Rate:
     answer that did not parse is wrong (the paper's denominator). Whether the follow-ups parsed does not matter.
     """
     return _over_tested(outcomes, "source_answered_correctly")
+
+
+def acc_static_per_case(outcomes: Sequence[Outcome], cases: Sequence[Hashable]) -> Rate:
+    """Compute static accuracy with each distinct source case counted once: the mean over cases of its accuracy.
+
+    `acc_static` counts groups, and one source case is the source of a group of every relation that applies to it
+    (14–19 groups of a `lgmt` build on one case), so a case weighs as often as it has groups. Here each case first
+    gets its own accuracy, Σ source_answered_correctly / Σ tested over its groups (the same source prompt asked in
+    each group: 0 or 1 under greedy decoding, a share when the answers differ, e.g. when sampled), and the rate is
+    the plain mean of those over the cases. An unparsed source answer is wrong, as in `acc_static`. A case none of
+    whose groups is a test is left out.
+
+    Args:
+        outcomes: One outcome per group (or its epoch mean).
+        cases: The source case of each group, same length (any hashable key, e.g. `(source_dataset, source_id)`).
+
+    Returns:
+        The rate over cases: `numerator` is the sum of the cases' accuracies, `denominator` the number of cases, and
+        the standard error is that of a mean over cases (the case as the unit).
+
+    Raises:
+        ValueError: If the two sequences differ in length, or an outcome lacks a key.
+    """
+    if len(outcomes) != len(cases):
+        raise ValueError(f"{len(outcomes)} outcomes but {len(cases)} source cases")
+    correct, tested = _column(outcomes, "source_answered_correctly"), _column(outcomes, "tested")
+    sums: dict[Hashable, list[float]] = {}
+    for case, right, test in zip(cases, correct, tested, strict=True):
+        total = sums.setdefault(case, [0.0, 0.0])
+        total[0] += right
+        total[1] += test
+    shares = [right / test for right, test in sums.values() if test > 0]
+    return ratio_of_sums(shares, [1.0] * len(shares))
 
 
 def acc_cons(outcomes: Sequence[Outcome]) -> Rate:

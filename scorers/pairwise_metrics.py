@@ -11,7 +11,11 @@ The noise-floor metrics (`control_metrics`, listed only by an LGMT task run with
 groups where every answer parsed) with its 95% interval (`excess_mvr_low`, `excess_mvr_high`) and `above_control`
 (1 when the interval's lower bound is above 0), each also per relation (`control_rate_MR-E1.1`,
 `excess_mvr_low_MR-E1.1`, `above_control_MR-E1.1`, ...). Not `mvr_minus_control`: a name starting `mvr_` reads as
-MVR's breakdown by a group of that name (`lgmt_tasks.report.headline`).
+MVR's breakdown by a group of that name (`lgmt_tasks.report.headline`). The style control (`-T control=render`, the
+source re-rendered by the template realiser) reads the same keys and reports the same numbers under names of its own,
+so that a log says which control it measured: `render_rate` (with `render_rate_stderr`), `render_excess_mvr` (MVR −
+render rate) with `render_excess_mvr_low` / `render_excess_mvr_high`, and `above_render`, each also per relation
+(`control_metrics("render")`, names in `RENDER_METRICS`).
 """
 
 from __future__ import annotations
@@ -151,6 +155,12 @@ control_rate_metric, control_rate_stderr = rate_metric_pair(
     lambda scores: control_rate(control_outcomes_of(scores)),
     "the control rate: groups whose source, asked twice, got two different parsed answers / groups where both parsed",
 )
+render_rate_metric, render_rate_stderr = rate_metric_pair(
+    "render_rate",
+    lambda scores: control_rate(control_outcomes_of(scores)),
+    "the render rate: groups whose source and its re-rendering by the template realiser (no logical change) got "
+    "two different parsed answers / groups where both parsed",
+)
 
 
 def _difference_metric(name: str, part: Callable[[Difference], float], doc: str) -> Callable[[], Metric]:
@@ -190,6 +200,28 @@ above_control = _difference_metric(
     "above 0; 0.0 otherwise, including when nothing was paired).",
 )
 
+render_excess_mvr = _difference_metric(
+    "render_excess_mvr",
+    lambda d: d.value,
+    "Compute MVR − render rate over the groups in which every answer (the rendered source included) parsed.",
+)
+render_excess_mvr_low = _difference_metric(
+    "render_excess_mvr_low",
+    lambda d: d.low,
+    "Compute the lower bound of the 95% Newcombe paired interval of `render_excess_mvr`.",
+)
+render_excess_mvr_high = _difference_metric(
+    "render_excess_mvr_high",
+    lambda d: d.high,
+    "Compute the upper bound of the 95% Newcombe paired interval of `render_excess_mvr`.",
+)
+above_render = _difference_metric(
+    "above_render",
+    lambda d: float(d.above_control),
+    "Compute whether MVR is significantly above the render rate (1.0: the 95% paired interval's lower bound is "
+    "above 0; 0.0 otherwise, including when nothing was paired).",
+)
+
 CONTROL_METRICS: dict[str, Callable[[], Metric]] = {
     "control_rate": control_rate_metric,
     "control_rate_stderr": control_rate_stderr,
@@ -200,14 +232,34 @@ CONTROL_METRICS: dict[str, Callable[[], Metric]] = {
 }
 """The noise-floor metric factories by their name in logs."""
 
+RENDER_METRICS: dict[str, Callable[[], Metric]] = {
+    "render_rate": render_rate_metric,
+    "render_rate_stderr": render_rate_stderr,
+    "render_excess_mvr": render_excess_mvr,
+    "render_excess_mvr_low": render_excess_mvr_low,
+    "render_excess_mvr_high": render_excess_mvr_high,
+    "above_render": above_render,
+}
+"""The style control's metric factories by their name in logs (the same numbers as `CONTROL_METRICS`, in order)."""
 
-def control_metrics(by: Sequence[str] = ("mr",)) -> list[Metric]:
-    """The noise-floor metrics overall, then broken down by each metadata key of `by` (`control_rate_MR-E1.1`, ...).
+METRICS_OF_CONTROL: dict[str, dict[str, Callable[[], Metric]]] = {"repeat": CONTROL_METRICS, "render": RENDER_METRICS}
+"""Each control member's metrics (`vocabulary.CONTROLS` but `none`)."""
+
+
+def control_metrics(control: str = "repeat", by: Sequence[str] = ("mr",)) -> list[Metric]:
+    """A control's metrics overall, then broken down by each metadata key of `by` (`control_rate_MR-E1.1`, ...).
+
+    Args:
+        control: `repeat` (the noise floor: `CONTROL_METRICS`) or `render` (the style control: `RENDER_METRICS`).
+        by: The metadata keys to break down by.
 
     The standard error is reported overall only; the breakdowns carry the interval instead.
     """
-    per_group = [name for name in CONTROL_METRICS if name != "control_rate_stderr"]
+    if control not in METRICS_OF_CONTROL:
+        raise ValueError(f"control={control!r}: expected one of {', '.join(METRICS_OF_CONTROL)}")
+    metrics = METRICS_OF_CONTROL[control]
+    per_group = [name for name in metrics if not name.endswith("_stderr")]
     return [
-        *(factory() for factory in CONTROL_METRICS.values()),
-        *(breakdown(CONTROL_METRICS[name], key, name) for key in by for name in per_group),
+        *(factory() for factory in metrics.values()),
+        *(breakdown(metrics[name], key, name) for key in by for name in per_group),
     ]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from lgmt_tasks.demo_answers import LGMT_COT_DEMO_ANSWERS
 from lgmt_tasks.vocabulary import PROMPTINGS, Prompting
 
 DEFAULT_PROMPTING: Prompting = "zero_shot_cot"
@@ -73,14 +74,7 @@ _DEMOS: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("All managers have a private office.", "Alice has a private office."), "Alice is a manager.", "Unknown"),
 )
 _DEMO_ANSWERS_DIRECT = ('{"label": "True"}', '{"label": "False"}', '{ "label": "Unknown" }')
-_DEMO_ANSWERS_COT = (
-    '{ "reasoning": "Premise 1 establishes a conditional statement (If A then B). Premise 2 affirms the antecedent A. '
-    'By Modus Ponens, we conclude B.", "label": "True" }',
-    '{ "reasoning": "Premise 1 states birds and mammals are disjoint. Premise 2 states bat is a mammal. Therefore bat '
-    'cannot be a bird.", "label": "False" }',
-    '{ "reasoning": "Affirming the consequent is invalid. Alice may have a private office for other reasons.", '
-    '"label": "Unknown" }',
-)
+_DEMO_ANSWERS_COT = LGMT_COT_DEMO_ANSWERS
 
 
 def render_user_prompt(premises: Sequence[str], conclusion: str) -> str:

@@ -6,7 +6,7 @@ repository writer has a `REPO_FORMAT`: both are part of the key, so a changed bu
 from a cache written by the same package version. The cache holds the same Hub repository folder `lgmt build`
 writes, and tasks read it through the same `datasets.load_dataset` path as a published dataset.
 
-A first use builds before the evaluation framework shows anything (LGMT's default, 3,788 groups, takes about half a
+A first use builds before the evaluation framework shows anything (LGMT's default, 2,928 groups, takes about half a
 minute), so a cache miss says so on stderr: what is being built and where it will be cached, the builder's own
 progress (its `progress` bars, and anything logged to `BUILD_LOGGER` at INFO, shown during the build), and how long
 it took. A cache hit prints nothing.

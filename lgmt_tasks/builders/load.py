@@ -318,7 +318,7 @@ def dataset_metadata(
 def summary_line(suite: str, metadata: dict[str, Any], unit: str) -> str:
     """One line on what a task evaluates.
 
-    As in `lgmt: 3,788 groups over 20 mr values (all 3,788 of the build; 4 dropped while building: duplicate: 3, ...)`.
+    As in `lgmt: 2,928 groups over 20 mr values (all 2,928 of the build; 4 dropped while building: duplicate: 3, ...)`.
     """
     kept, total = metadata["selected"], metadata["rows"]
     strata = metadata.get("per_stratum")

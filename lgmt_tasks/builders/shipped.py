@@ -2,7 +2,7 @@
 
 The committed `datasets/<suite>/` folders are the default builds, `lgmt build <suite>` byte for byte
 (`tests/hub/test_published_repos.py` checks it). Building them on a first run costs up to half a minute before the
-evaluation framework shows anything (LGMT's 3,788 groups), so the package ships them: `lgmt_tasks/default_builds` is a
+evaluation framework shows anything (LGMT's 2,928 groups), so the package ships them: `lgmt_tasks/default_builds` is a
 symbolic link to `../datasets`, whose files setuptools copies into the wheel as package data (it follows the link),
 and which an editable install reads in the checkout. One copy in git, no second copy to keep in step. Where the link
 cannot be followed (a checkout without symbolic links), the checkout's `datasets/` beside the package is used, and

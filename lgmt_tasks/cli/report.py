@@ -188,6 +188,7 @@ def report(
         for title, groups in (("per category", categories), ("per relation", relations)):
             if groups:
                 click.echo(f"\n{title}:\n" + breakdown(metrics, groups).to_markdown(index=False, floatfmt=".3f"))
+    _variant_section(paths)
     if out:
         folder = Path(out)
         folder.mkdir(parents=True, exist_ok=True)
@@ -338,6 +339,25 @@ def _lexical_section(paths: list[str]) -> None:
             "\nlogic-grounded vs lexical relations:\n"
             + lexical_report(lexical_logs[0], lgmt_log=lgmt_logs[0] if lgmt_logs else None)
         )
+
+
+def _variant_section(paths: list[str]) -> None:
+    """With an LGMT log that holds more than one variant of the laws: its figures split by variant.
+
+    The log's own per-relation metrics, printed above for one log, pool the variants; the split says what the
+    paper's law alone gives (`lgmt_tasks.lgmt.report.eval_report_section`).
+    """
+    from inspect_ai.log import read_eval_log
+
+    from lgmt_tasks.lgmt.report import eval_report_section
+    from lgmt_tasks.report.suites import LGMT_TASKS, task_name
+
+    for path in paths:
+        if task_name(read_eval_log(path, header_only=True).eval.task) not in LGMT_TASKS:
+            continue
+        section = eval_report_section(path)
+        if section:
+            click.echo(("\n" if len(paths) == 1 else f"\n{path}:\n") + section)
 
 
 def _control_section(paths: list[str]) -> None:

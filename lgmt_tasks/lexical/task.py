@@ -20,7 +20,7 @@ from typing import Literal
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
-from inspect_ai.model import Model
+from inspect_ai.model import GenerateConfig, Model
 
 from lgmt_tasks.lexical.catalogue import DEFAULT_STYLE, STYLES
 from lgmt_tasks.lexical.dataset import load_lexical, record_to_sample
@@ -35,6 +35,11 @@ from lgmt_tasks.vocabulary import SOURCES, Prompting, Source
 
 VERSION = suite("lexical").version
 """Declared once, in the suite registry (`lgmt_tasks.suites`); the lm-eval YAMLs carry the same value."""
+
+TEMPERATURE = 0.0
+"""The model under test decodes at temperature 0 (`Task.config`), as in LGMT and the lm-eval configs; a run's
+`--temperature` wins (Inspect merges the run's settings over the task's). The transformer model has its own greedy
+config (`lexical.llm.TRANSFORMER_CONFIG`)."""
 
 Output = Literal["label", "text"]
 
@@ -95,6 +100,8 @@ def lexical(
             paper; off by default. Only with output=label: with output=text the completions are compared as text,
             and an opening common to both would raise their similarity, so that combination is refused.
 
+    The model under test decodes at temperature 0 (`--temperature` overrides it).
+
     Returns:
         The task.
 
@@ -142,6 +149,7 @@ def lexical(
         dataset=MemoryDataset([record_to_sample(r) for r in rows], name="lexical"),
         solver=lexical_generate(prompting, transform=transform, prefill=prefill),
         scorer=scorer,
+        config=GenerateConfig(temperature=TEMPERATURE),
         version=VERSION,
         metadata=loaded.task_metadata,
     )

@@ -11,9 +11,14 @@ Pipeline (paper §3.2–3.4 and §4.3, with every claim proven):
    the gold labels (QMFOL cases: over their (depth, width) cell and label), and applied one by one with a
    generator seeded from the same triple, until `per_mr` follow-ups are proven (§4.3: up to 200 per relation).
    Each follow-up's proof obligation (equivalence of the rewritten formula, or an unchanged label) is discharged
-   by Z3; failures are dropped by reason.
-4. English: unchanged premises keep their sentences; changed ones are realised by templates
-   (`builders.english`).
+   by Z3; failures are dropped by reason. Every relation gets the build's options (`relation_options`): which MR-E
+   sites count (`direction`, default `paper`: the paper's reading of each law, so a relation may have no candidate)
+   and whether MR-P4 adds the fused conjunction to the premises (`p4="add"`, the paper) or replaces the two premises.
+   Each row records the follow-up's `direction` (forward / introduction / extended), its `variant` (`paper` when the
+   site is in the paper's reading) and the specific `law` applied.
+4. English: unchanged premises keep their sentences; changed ones are realised by templates, with the source's own
+   sentences spliced in for unchanged sub-formulas (`lgmt.english`). A renaming group (MR-S) whose English still
+   names the old symbol, or names the new one where its formula does not, is dropped as `RENAMING_LEFT`.
 
 Per-item seeds make the output independent of processing order, so the same seed gives byte-identical rows, also
 across `num_proc` (`build_lgmt(config, num_proc=2)`: source cases are generated and proven in runs, and each
@@ -47,7 +52,7 @@ from lgmt_tasks.builders.rows import dataset_from_rows
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.ids import content_id, derived_seed
 from lgmt_tasks.lgmt.config import LgmtConfig
-from lgmt_tasks.lgmt.english import followup_english
+from lgmt_tasks.lgmt.english import RENAMING_LEFT, followup_english
 from lgmt_tasks.lgmt.relations import RELATIONS
 from lgmt_tasks.lgmt.relations.check import verify
 from lgmt_tasks.lgmt.relations.followup import FollowUp
@@ -72,6 +77,8 @@ _FOLLOWUP_FEATURES = {
     "mr": datasets.Value("string"),
     "category": datasets.Value("string"),
     "direction": datasets.Value("string"),
+    "variant": datasets.Value("string"),
+    "law": datasets.Value("string"),
     "changed": datasets.Value("string"),
     "premises": datasets.List(datasets.Value("string")),
     "premises_fol": datasets.List(datasets.Value("string")),
@@ -85,6 +92,8 @@ FEATURES = datasets.Features(
         "mr": datasets.Value("string"),
         "category": datasets.Value("string"),
         "direction": datasets.Value("string"),
+        "variant": datasets.Value("string"),
+        "law": datasets.Value("string"),
         "source_dataset": datasets.Value("string"),
         "source_id": datasets.Value("string"),
         "premises": datasets.List(datasets.Value("string")),
@@ -110,12 +119,21 @@ class LgmtBuild(Build[LgmtConfig]):
     """A finished LGMT build: its rows, statistics and config."""
 
 
+def relation_options(config: LgmtConfig) -> dict[str, str]:
+    """The relation options of a build (`relations.base.Options`): MR-S/P3 names, MR-E direction, MR-P4 fusion."""
+    return {"names": config.names, "direction": config.direction, "fuse": config.p4}
+
+
 def _followup_record(case: Case, fu: FollowUp) -> dict[str, Any]:
     english = followup_english(case, fu)
     return {
+        "_problems": list(english.problems),
+        "_renaming_fallbacks": english.renaming_fallbacks,
         "mr": fu.mr,
         "category": fu.category,
         "direction": fu.direction,
+        "variant": fu.variant,
+        "law": fu.law,
         "changed": fu.changed,
         "premises": list(english.premises),
         "premises_fol": [show(f) for f in fu.premises_fol],
@@ -128,9 +146,25 @@ def _followup_record(case: Case, fu: FollowUp) -> dict[str, Any]:
 
 def make_row(case: Case, followups: Sequence[FollowUp], translator: str = "template") -> dict[str, Any]:
     """One dataset row (one metamorphic group) from a source case and its proven follow-ups."""
+    return checked_row(case, followups, translator)[0]
+
+
+def checked_row(
+    case: Case, followups: Sequence[FollowUp], translator: str = "template"
+) -> tuple[dict[str, Any], list[str], int]:
+    """`make_row`, with why its English fails the renaming check, and how many renamed sentences were realised.
+
+    The problems come from `english.renaming_problems` (empty when the English passes); the count is of renamed
+    sentences realised from their formula because their edited source sentence failed the check.
+    """
     first, *extra = [_followup_record(case, fu) for fu in followups]
     realised = first.pop("_realised")
     realised_conclusion = first.pop("_realised_conclusion")
+    problems: list[str] = []
+    fallbacks = 0
+    for e in [first, *extra]:
+        problems += e.pop("_problems")
+        fallbacks += e.pop("_renaming_fallbacks")
     for e in extra:
         e.pop("_realised")
         e.pop("_realised_conclusion")
@@ -140,6 +174,8 @@ def make_row(case: Case, followups: Sequence[FollowUp], translator: str = "templ
         "mr": first["mr"],
         "category": first["category"],
         "direction": first["direction"],
+        "variant": first["variant"],
+        "law": first["law"],
         "source_dataset": case.source_dataset,
         "source_id": case.source_id,
         "premises": list(case.premises),
@@ -166,7 +202,7 @@ def make_row(case: Case, followups: Sequence[FollowUp], translator: str = "templ
         conclusion_fol,
         [[e["premises_fol"], e["conclusion_fol"]] for e in [first, *extra]],
     ]
-    return {"id": content_id(str(row["mr"]), identity), **row}
+    return {"id": content_id(str(row["mr"]), identity), **row}, problems, fallbacks
 
 
 def _apply_bucket(
@@ -195,7 +231,13 @@ def _apply_bucket(
                 ok = False
                 break
         if ok:
-            rows.append(make_row(case, fus))
+            row, problems, fallbacks = checked_row(case, fus)
+            if fallbacks:  # renamed sentences realised from their formula (issue #26)
+                stats.count(bucket, "renamed sentences realised", fallbacks)
+            if problems:  # English that still names a renamed symbol never ships (issue #26)
+                stats.drop(bucket, RENAMING_LEFT, ids=[case.source_id])
+                continue
+            rows.append(row)
             stats.count(bucket, "proven")
     return rows
 
@@ -211,7 +253,7 @@ def _bucket_run(job: _Job) -> _JobResult:
     """Build one unit of a relation's bucket from its ordered candidates: the rows and the counts."""
     mr, candidates, config = job
     stats = BuildStats()
-    make = _maker(mr, config, {"names": config.names, "direction": config.direction})
+    make = _maker(mr, config, relation_options(config))
     return _apply_bucket(mr, candidates, config, stats, make), stats
 
 
@@ -231,7 +273,7 @@ class LgmtPlan:
 def plan_lgmt(config: LgmtConfig, workers: Workers) -> LgmtPlan:
     """Load and prove the sources, find each relation's candidates, and cut the relation stage into units."""
     stats = BuildStats()
-    options = {"names": config.names, "direction": config.direction}
+    options = relation_options(config)
     cases = prove_sources(load_sources(config.source_configs(), stats, workers), stats, config.timeout_ms, workers)
     logging.getLogger(BUILD_LOGGER).info("%d proven source cases; %d relations", len(cases), len(config.mrs))
     multi = len(config.sources()) > 1
@@ -285,6 +327,10 @@ def finish_lgmt(config: LgmtConfig, base: BuildStats, results: Sequence[_JobResu
             by_mr = groups.setdefault(row["source_dataset"], {})
             by_mr[row["mr"]] = by_mr.get(row["mr"], 0) + 1
         stats.notes["groups_by_source"] = {s: dict(sorted(groups[s].items())) for s in sorted(groups)}
+        used: dict[str, set[str]] = {}  # distinct source cases that made at least one group, per source
+        for row in rows:
+            used.setdefault(row["source_dataset"], set()).add(row["source_id"])
+        stats.notes["used_by_source"] = {s: len(used[s]) for s in sorted(used)}
     # A seeded shuffle (by a hash of seed and id) mixes relations, so `--limit N` samples all of them.
     rows.sort(key=lambda r: derived_seed(config.seed, "order", r["id"]))
     return LgmtBuild(dataset_from_rows(rows, FEATURES), stats, config)

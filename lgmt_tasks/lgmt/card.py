@@ -23,15 +23,18 @@ COLUMNS = """| column | meaning |
 | `id` | stable, content-derived group id |
 | `mr` | relation id (`MR-E1.1`; composed chains `MR-E1.1+MR-C3`) |
 | `category` | `MR-E`, `MR-S`, `MR-P`, `MR-C` (or `composed`) |
-| `direction` | which direction/variant of the law was applied (`forward`, `introduction`, ...) |
+| `direction` | which direction of the law was applied (`forward`, `introduction`, `extended`) |
+| `variant` | `paper` when the site is in the paper's reading of the law, else its direction (`introduction`, \
+`extended`) |
+| `law` | the specific rule applied (`De Morgan (∧)`, `premise fusion (add)`, ...) |
 | `source_dataset`, `source_id` | where the source case comes from |
 | `premises`, `premises_fol`, `conclusion`, `conclusion_fol` | the source case (English; FOL in canonical notation) |
 | `label` | the Z3-proven entailment label of the source (and of every follow-up): `True`, `False`, `Unknown` |
 | `followup_*` | the follow-up case |
 | `changed` | what the relation changed (`premise 2`, `conclusion`, `premises`) |
 | `site` | where in the formula the rewrite applied |
-| `translator` | how changed formulas were put into English (`template`: drift-free by construction; `model`: an LLM, \
-each sentence's round trip proven by Z3) |
+| `translator` | how changed formulas were put into English (`template`: each written sentence reads back to its \
+formula; `model`: an LLM, each sentence's round trip proven by Z3) |
 | `realised_premises`, `realised_conclusion` | follow-up sentences written by the translator |
 | `extra_followups` | further follow-ups of the same source (when built with `--followups k`) |"""
 

@@ -31,7 +31,7 @@ from lgmt_tasks.lgmt.cli_audit import audit_translations_command
 from lgmt_tasks.lgmt.config import LgmtConfig
 from lgmt_tasks.lgmt.plan import plan_command
 from lgmt_tasks.lgmt.shrink.command import shrink_command
-from lgmt_tasks.vocabulary import SOURCES
+from lgmt_tasks.vocabulary import LGMT_SOURCES
 
 MERGE_OPTIONS = ("out", "overwrite", "merge_shards")
 """The only options `--merge-shards` takes: the build's config comes from the shards."""
@@ -41,11 +41,13 @@ MERGE_OPTIONS = ("out", "overwrite", "merge_shards")
 @click.option(
     "--source",
     "sources",
-    type=click.Choice(SOURCES),
+    type=click.Choice(LGMT_SOURCES),
     multiple=True,
     default=("generated",),
     show_default=True,
-    help=SOURCE.help + " Repeat to pool several sources in one build.",
+    help=SOURCE.help + " Repeat to pool several sources in one build. `paper`: the paper's evaluation set, FOLIO v2 "
+    "validation, LogicNLI dev+test and ProverQA dev read from the folio/, logicnli/ and proverqa/ subfolders of its "
+    "--source-path.",
 )
 @click.option(
     "--source-path",
@@ -146,10 +148,34 @@ def build_command(
         result = with_translation(result, translated, translation_stats)
     write_out(out, lambda folder: write_lgmt_repo(result, folder), overwrite)
     click.echo(result.stats.to_markdown(["candidates", "tried", "proven"]))
+    if len(config.sources()) > 1:
+        click.echo("\n" + per_source_text(result.stats, result.dataset.to_list()))
     click.echo(
         f"\n{len(result.dataset)} groups from a candidate pool of {result.stats.notes['candidate_pool']}; "
         f"{result.stats.total_dropped()} dropped. Written to {out}"
     )
+
+
+def per_source_text(stats: Any, rows: list[dict[str, Any]]) -> str:
+    """A pooled build's source cases per source dataset: records read, loaded, proven, used in a group; its pool."""
+    read = stats.notes.get("read_by_source") or {}
+    proven = stats.notes.get("proven_by_source") or {}
+    pools = stats.notes.get("pool_by_source") or {}
+    used: dict[str, set[str]] = {}
+    for row in rows:
+        used.setdefault(row["source_dataset"], set()).add(row["source_id"])
+    lines = [
+        "| source | records read | loaded | proven | used in a group | candidate pool | groups |",
+        "|---|" + "---:|" * 6,
+    ]
+    for source in sorted({*read, *proven}):
+        groups = sum(1 for row in rows if row["source_dataset"] == source)
+        counts = read.get(source, {})
+        lines.append(
+            f"| {source} | {counts.get('records', '')} | {counts.get('loaded', '')} | {proven.get(source, 0)} | "
+            f"{len(used.get(source, ()))} | {sum(pools.get(source, {}).values())} | {groups} |"
+        )
+    return "\n".join(lines)
 
 
 def _merge_command(folders: tuple[str, ...], out: str, overwrite: bool) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 import click
 
@@ -28,13 +28,25 @@ from lgmt_tasks.builders.schema import (
     param,
     selection,
 )
+from lgmt_tasks.lgmt.relations.base import Direction as RelationDirection
 from lgmt_tasks.lgmt.relations.catalogue import RELATIONS
 from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
 from lgmt_tasks.sources import logicasker as logicasker_source
 from lgmt_tasks.sources import qmfol as qmfol_source
+from lgmt_tasks.sources.paper import PAPER, expand_paper, paper_folder
 
 if TYPE_CHECKING:
     from lgmt_tasks.sources.pipeline import SourceConfig
+
+_DIRECTION_ORDER = ("paper", "forward", "introduction", "extended", "any")
+
+DIRECTIONS: tuple[str, ...] = tuple(
+    sorted(get_args(RelationDirection), key=lambda d: _DIRECTION_ORDER.index(d) if d in _DIRECTION_ORDER else 99)
+)
+"""`direction` values: the relations' own (`relations.base.Options.direction`), `paper` (the default) first."""
+
+P4_CHOICES: tuple[str, ...] = ("add", "replace")
+"""`p4` values: MR-P4's fused conjunction added to the premises (the paper) or replacing the two fused premises."""
 
 ALL = "all"
 """`per_mr` value meaning no cap: every applicable (source case, relation) pair is tried (the paper's pool)."""
@@ -64,6 +76,12 @@ class PerMr(click.ParamType):
         return number
 
 
+def lgmt_source_args(config: LgmtConfig) -> list[str]:
+    """The reproduce command's sources: `--source paper --source-path F` for the paper's set in F, else every pair."""
+    folder = paper_folder(config.sources())
+    return ["--source", PAPER, "--source-path", folder] if folder is not None else source_args(config)
+
+
 def difficulty_args(config: LgmtConfig) -> list[str]:
     """The difficulty grid of a qmfol or logicasker source, always spelt out (nothing for other sources)."""
     if config.uses_qmfol:
@@ -79,12 +97,14 @@ class LgmtConfig:
     """Everything that determines an LGMT build (and so its cache key); see each field's `Param`.
 
     `extra_sources` holds further `(source, source_path)` pairs pooled with the first (left out of `key()` when
-    empty). `depths`, `widths` and `per_cell` set the difficulty grid of a `qmfol` source (with a `logicasker` source,
+    empty). A `paper` source (the paper's evaluation set, `lgmt_tasks.sources.paper`) is replaced here by its pairs,
+    file by file, so the config, the key and the build are those of the explicit multi-source build. `depths`,
+    `widths` and `per_cell` set the difficulty grid of a `qmfol` source (with a `logicasker` source,
     `depths` are its chain lengths and `per_cell` its tests per depth; it has no width); they are stored sorted and
     without repeats, left out of `key()` for other sources (so their keys are unchanged), and refused there.
     """
 
-    source: str = param("generated", SOURCE, cli=False, args=source_args)
+    source: str = param("generated", SOURCE, cli=False, args=lgmt_source_args)
     source_path: str | None = param(None, SOURCE_PATH, cli=False)
     extra_sources: tuple[tuple[str, str | None], ...] = ()
     mrs: tuple[str, ...] = param(
@@ -105,9 +125,17 @@ class LgmtConfig:
         "abstract", choices=("abstract", "natural"), help="Fresh symbols for MR-S: abstract (Con1, Pre1) or words."
     )
     direction: str = param(
-        "any", choices=("forward", "introduction", "any"), task=False,
-        help="Which sites of the ten MR-E relations are rewritten: the law as written (forward), its converse "
-        "(introduction), or forward where a case has a site and the other variants otherwise (any).",
+        "paper", choices=DIRECTIONS,
+        help="Which sites the ten MR-E relations (MR-E1.1–E1.6, MR-E2.1–E2.4) rewrite: `paper`, the law as the paper "
+        "reads it (§3.3's laws and side conditions, read to fit §3.4 and Table 9's group counts), with no fallback, "
+        "so a relation may have no group; `forward`, the law as written, left to right; `introduction`, "
+        "only its converse and extended variants; `any`, forward where a case has a site, else the other variants "
+        "(the default before task version 4-A).",
+    )  # fmt: skip
+    p4: str = param(
+        "add", choices=P4_CHOICES,
+        help="MR-P4 (premise fusion): `add` puts φ ∧ ψ into the premise set beside φ and ψ (the paper, §3.3.3: "
+        "\"which is added to the premise set\"); `replace` puts it in their place (before task version 4-A).",
     )  # fmt: skip
     generated_cases: int = param(300, GENERATED_CASES)
     timeout_ms: int = param(DEFAULT_TIMEOUT_MS, TIMEOUT_MS)
@@ -132,6 +160,11 @@ class LgmtConfig:
     seed: int = param(0, SEED)
 
     def __post_init__(self) -> None:
+        if any(source == PAPER for source, _ in self.sources()):  # the paper's set: the pairs of its files
+            (source, path), *rest = expand_paper(self.sources())
+            object.__setattr__(self, "source", source)
+            object.__setattr__(self, "source_path", path)
+            object.__setattr__(self, "extra_sources", tuple(rest))
         if isinstance(self.per_mr, str) and self.per_mr.strip().lower() == ALL:  # `-T per_mr=ALL`, lm-eval's "All"
             object.__setattr__(self, "per_mr", ALL)
         if self.uses_qmfol:
@@ -182,8 +215,10 @@ class LgmtConfig:
             raise ValueError(f"compose={self.compose}: expected 0, 2 or 3")
         if self.names not in ("abstract", "natural"):
             raise ValueError(f"names={self.names!r}: expected 'abstract' or 'natural'")
-        if self.direction not in ("forward", "introduction", "any"):
-            raise ValueError(f"direction={self.direction!r}: expected 'forward', 'introduction' or 'any'")
+        if self.direction not in DIRECTIONS:
+            raise ValueError(f"direction={self.direction!r}: expected one of {', '.join(DIRECTIONS)}")
+        if self.p4 not in P4_CHOICES:
+            raise ValueError(f"p4={self.p4!r}: expected one of {', '.join(P4_CHOICES)}")
 
     def key(self) -> dict[str, Any]:
         """The config as plain data (for cache keys and the dataset card); `per_mr` may be `"all"`."""

@@ -1,7 +1,23 @@
-"""The noise floor of `-T control=true` at the suite level: when to suggest it, and its table in `lgmt report`.
+"""The control members of `-T control` at the suite level: the rendered source, when to suggest a control, the table.
 
-The control member itself is asked by `solvers.group` and scored by `scorers.lgmt` (`pairwise.CONTROL_KEYS`); this
-module holds what a task and a report do with it.
+`-T control` takes `none` (the default; `false`), `repeat` (`true`: the noise floor, the source asked again,
+unchanged) or `render` (the style control: the source with every premise and the conclusion re-rendered from its own
+FOL by the template realiser that writes the follow-ups' changed sentences, no logical change). The control member is
+asked by `solvers.group` and scored by `scorers.lgmt` (`pairwise.CONTROL_KEYS`, the same keys for both); this module
+holds what a task and a report do with it: `render_member` writes the render control's prompt, `suggest_control`
+suggests the noise floor, `control_table` puts either control's rate beside every relation's MVR.
+
+Where the rendered text comes from: the task renders it when it loads the rows, from the rows' `premises_fol` and
+`conclusion_fol`, with the lexicon and realiser of the follow-ups (`english.case_lexicon`, `realize.realize`). Not a
+dataset column: rendering is deterministic (the same FOL gives the same sentences, byte for byte) and cheap (about
+1.5 ms a group), so every dataset, built before this option or published, gets the control without a rebuild, and
+the render control always uses the realiser of the code that runs it, as a rebuilt follow-up would.
+
+The render control measures the violation rate that template English alone causes, beside every relation: a model
+that answers by the logic answers the rendered source as it answers the source; a model that reacts to style
+(most follow-ups mix template sentences with the source's natural ones) shows it here. On sources whose English
+is the realiser's own (`source=generated`) the rendered source is the source, and the render control is the
+repeat control.
 
 When to suggest it: the eval samples answers, but no control member measures the noise floor.
 
@@ -23,13 +39,22 @@ would change what a run's scores contain depending on a setting the task may not
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import pandas as pd
+from inspect_ai.dataset import Sample
 from inspect_ai.model._generate_config import active_generate_config
 
-from lgmt_tasks.lgmt.frame import SETTING, group_frame
+from lgmt_tasks.lgmt.english import case_lexicon
+from lgmt_tasks.lgmt.frame import CONTROL, SETTING, group_frame, variant_columns
+from lgmt_tasks.lgmt.relations.followup import LABEL_OBLIGATION, FollowUp
+from lgmt_tasks.logic.parse import parse
+from lgmt_tasks.logic.realize import realize
 from lgmt_tasks.scorers.pairwise import CONTROL_KEYS, OUTCOME_KEYS, mvr_minus_control
+from lgmt_tasks.solvers.prompts import render_user_prompt
+from lgmt_tasks.sources.case import Case
+from lgmt_tasks.vocabulary import RENDER_PROMPT_KEY, control_kind
 
 logger = logging.getLogger(__name__)
 
@@ -46,17 +71,73 @@ def sampling_temperature() -> float | None:
     return temperature if temperature is not None and temperature > 0 else None
 
 
-def suggest_control(control: bool) -> str | None:
+def rendered_source(record: Mapping[str, Any]) -> tuple[list[str], str]:
+    """The source case of a group row re-rendered from its FOL: every premise and the conclusion, by the realiser.
+
+    The lexicon is the follow-ups' (`english.case_lexicon`) for a follow-up that changes nothing: the source's
+    symbols spoken as a follow-up's changed sentence speaks them.
+
+    Args:
+        record: A dataset row (`premises`, `premises_fol`, `conclusion`, `conclusion_fol`).
+
+    Returns:
+        The rendered premises and conclusion.
+
+    Raises:
+        ValueError: Naming the row, if its FOL does not parse or cannot be realised.
+    """
+    try:
+        premises_fol = tuple(parse(text) for text in record["premises_fol"])
+        conclusion_fol = parse(record["conclusion_fol"])
+        case = Case(premises_fol, conclusion_fol, tuple(record["premises"]), record["conclusion"])
+        same = FollowUp(
+            premises_fol=premises_fol,
+            conclusion_fol=conclusion_fol,
+            premise_origin=(None,) * len(premises_fol),
+            conclusion_changed=True,
+            mr="control",
+            category="control",
+            direction="forward",
+            changed="all",
+            site="",
+            obligation=LABEL_OBLIGATION,
+        )
+        lexicon = case_lexicon(case, same)
+        return [realize(f, lexicon) for f in premises_fol], realize(conclusion_fol, lexicon)
+    except ValueError as error:  # FormulaSyntaxError, RealizationError, LexiconError
+        raise ValueError(
+            f"group {record.get('id', '?')}: -T control=render cannot re-render its source from its FOL: {error}"
+        ) from error
+
+
+def render_member(sample: Sample) -> Sample:
+    """The sample with the render control member added to its metadata (`-T control=render`).
+
+    Adds `rendered_premises` and `rendered_conclusion` (the source re-rendered, `rendered_source`) and, under
+    `RENDER_PROMPT_KEY`, the user prompt the solver asks. The members (`metadata["members"]`) are unchanged.
+    """
+    metadata = dict(sample.metadata or {})
+    premises, conclusion = rendered_source({"id": sample.id, **metadata})
+    metadata.update(
+        rendered_premises=premises,
+        rendered_conclusion=conclusion,
+        **{RENDER_PROMPT_KEY: render_user_prompt(premises, conclusion)},
+    )
+    return sample.model_copy(update={"metadata": metadata})
+
+
+def suggest_control(control: bool | str) -> str | None:
     """Log a one-line warning suggesting `-T control=true` when the eval samples with a temperature above 0.
 
     Args:
-        control: Whether the task already asks the control member.
+        control: The task's `-T control` (no warning with a control member of either kind: the render control
+            also measures the model's randomness, on top of the style).
 
     Returns:
         The warning logged, or None when none was (control on, greedy or unset temperature).
     """
     temperature = sampling_temperature()
-    if control or temperature is None:
+    if control_kind(control) != "none" or temperature is None:
         return None
     message = SUGGESTION.format(temperature=temperature)
     logger.warning(message)
@@ -71,9 +152,21 @@ CONTROL_TITLE = (
     "where every answer parsed; above_control = yes when the 95% Newcombe paired interval of MVR − control lies "
     "above 0 (one-sided test at 2.5%)"
 )
+RENDER_TITLE = (
+    "Style control (-T control=render): MVR vs the render rate (the source vs itself re-rendered by the template "
+    "realiser) per relation, on the groups where every answer parsed; above_control = yes when the 95% Newcombe "
+    "paired interval of MVR − render rate lies above 0 (one-sided test at 2.5%); nothing is subtracted from MVR"
+)
+BOTH_TITLE = (
+    "Controls (-T control=true | render): MVR vs the control rate per relation, column control = repeat (the source "
+    "asked twice, the noise floor) or render (the source vs itself re-rendered by the template realiser, the style "
+    "control), on the groups where every answer parsed; above_control = yes when the 95% Newcombe paired interval of "
+    "MVR − control rate lies above 0 (one-sided test at 2.5%); nothing is subtracted from MVR"
+)
 
 CONTROL_COLUMNS = (
     "relation",
+    CONTROL,
     "pairs",
     "mvr",
     "control_rate",
@@ -85,16 +178,29 @@ CONTROL_COLUMNS = (
 
 
 def has_control(groups: pd.DataFrame) -> bool:
-    """Whether any group of a report was scored with a control member (a run with `-T control=true`)."""
+    """Whether any group of a report was scored with a control member (a run with `-T control=true` or `render`)."""
     return "paired" in groups and bool(groups["paired"].notna().any())
+
+
+def control_title(groups: pd.DataFrame) -> str:
+    """The title of `control_table`: the noise floor's, the style control's, or both's (by the groups' controls)."""
+    kinds = set(groups.loc[groups["paired"].notna(), CONTROL]) if CONTROL in groups and has_control(groups) else set()
+    if kinds == {"render"}:
+        return RENDER_TITLE
+    return BOTH_TITLE if "render" in kinds else CONTROL_TITLE
 
 
 def control_table(groups: pd.DataFrame, setting: Sequence[str] = tuple(SETTING)) -> pd.DataFrame:
     """Per setting, one row per relation and an `all` row: MVR, control rate, their difference, interval, verdict.
 
+    Column `control` says which control member a row measures (`repeat` or `render`, from the log's `-T control`);
+    `control_rate` is that member's rate (the render rate of a `render` row). Runs with different controls differ in
+    their settings, so their rows are never pooled.
+
     Args:
         groups: `lgmt_tasks.lgmt.frame.group_frame` rows (epoch-reduced outcome and control keys per group).
-        setting: The columns that identify a run's setting (rows of different settings are never pooled).
+        setting: The columns that identify a run's setting (rows of different settings are never pooled); the
+            report adds `variant` when the groups hold more than one variant of the laws.
 
     Returns:
         The table (columns `setting` then `CONTROL_COLUMNS`); empty when no group has control keys.
@@ -111,6 +217,7 @@ def control_table(groups: pd.DataFrame, setting: Sequence[str] = tuple(SETTING))
                 {
                     **dict(zip(setting, key, strict=True)),
                     "relation": relation,
+                    CONTROL: _kind_of(chunk),
                     "pairs": difference.pairs,
                     "mvr": difference.mvr,
                     "control_rate": difference.control,
@@ -126,17 +233,36 @@ def control_table(groups: pd.DataFrame, setting: Sequence[str] = tuple(SETTING))
     return table
 
 
-def controlled_logs(paths: Sequence[str]) -> list[str]:
-    """The logs among `paths` of runs with `-T control=true` (read from each log's header, so cheap)."""
+def _kind_of(groups: pd.DataFrame) -> str:
+    """The control of a chunk of controlled groups (`repeat` for a frame without the column)."""
+    kinds = sorted(set(groups[CONTROL])) if CONTROL in groups else []
+    return "+".join(kinds) if kinds else "repeat"
+
+
+def _log_control(path: str) -> str:
+    """A log's control (`none` for a log without one, or with a value this version does not know)."""
     from inspect_ai.log import read_eval_log
 
-    return [path for path in paths if (read_eval_log(path, header_only=True).eval.task_args or {}).get("control")]
+    value = (read_eval_log(path, header_only=True).eval.task_args or {}).get("control")
+    try:
+        return control_kind(value)
+    except ValueError:
+        return "none"
+
+
+def controlled_logs(paths: Sequence[str]) -> list[str]:
+    """The logs among `paths` of runs with a control member, `-T control=true` or `render` (read from headers)."""
+    return [path for path in paths if _log_control(path) != "none"]
 
 
 def control_section(paths: Sequence[str]) -> str:
-    """`lgmt report`'s noise-floor section: the title and `control_table` of the controlled runs ("" if none)."""
+    """`lgmt report`'s control section: the title and `control_table` of the controlled runs ("" if none).
+
+    When the groups hold more than one variant of the laws, `variant` is part of the setting (rows per variant).
+    """
     logs = controlled_logs(paths)
-    table = control_table(group_frame(logs), SETTING) if logs else pd.DataFrame()
+    groups = group_frame(logs) if logs else pd.DataFrame()
+    table = control_table(groups, [*SETTING, *variant_columns(groups)]) if logs else pd.DataFrame()
     if table.empty:
         return ""
-    return f"{CONTROL_TITLE}:\n" + table.to_markdown(index=False, floatfmt=".3f")
+    return f"{control_title(groups)}:\n" + table.to_markdown(index=False, floatfmt=".3f")

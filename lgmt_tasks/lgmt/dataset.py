@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import datasets
 from inspect_ai.dataset import Sample
 
 from lgmt_tasks.builders.load import BuildRecipe, Loaded, load_selected, rows_only, where
@@ -53,6 +54,8 @@ def load_lgmt(
     compose: int = 0,
     translator: str = "template",
     names: str = "abstract",
+    direction: str = "paper",
+    p4: str = "add",
     dataset: str | None = None,
     revision: str | None = None,
     depth: int | str | Sequence[int] | None = None,
@@ -68,11 +71,22 @@ def load_lgmt(
     grid); `depth` alone sets the chain lengths of `source="logicasker"` (`lgmt_tasks.sources.logicasker`, 1–7,
     which has no width); they are refused with another source or with `dataset`.
 
+    `direction` (which MR-E sites count) and `p4` (MR-P4 adds or replaces) are relation options of the build
+    (`LgmtConfig`); they are checked even with `dataset`, whose rows are read as built. Rows of a dataset built before
+    the `variant` and `law` columns get them here: `variant` is the row's `direction`, `law` is empty.
+
     Raises:
-        ValueError: On an unknown translator, a bad or misplaced depth / width, or when no row is left.
+        ValueError: On an unknown translator, direction or p4, a bad or misplaced depth / width, or when no row is
+            left.
     """
+    from lgmt_tasks.lgmt.config import DIRECTIONS, P4_CHOICES
+
     if translator not in TRANSLATORS:
         raise ValueError(f"translator={translator!r}: expected one of {', '.join(TRANSLATORS)}")
+    if direction not in DIRECTIONS:
+        raise ValueError(f"direction={direction!r}: expected one of {', '.join(DIRECTIONS)}")
+    if p4 not in P4_CHOICES:
+        raise ValueError(f"p4={p4!r}: expected one of {', '.join(P4_CHOICES)}")
     grid = _difficulty_grid(source, depth, width, dataset)
     wanted = set(mrs)
 
@@ -90,6 +104,8 @@ def load_lgmt(
             followups=followups,
             compose=compose,
             names=names,
+            direction=direction,
+            p4=p4,
             **grid,
         )
         if translator == "model":
@@ -101,7 +117,7 @@ def load_lgmt(
             config.key(), lambda out: write_lgmt_repo(build_lgmt(config, progress=True), out), BUILD_REVISION
         )
 
-    return load_selected(
+    loaded = load_selected(
         "lgmt",
         dataset=dataset,
         revision=revision,
@@ -112,9 +128,22 @@ def load_lgmt(
         expected=mrs,
         unit="groups",
     )
+    return Loaded(with_provenance(loaded.rows), loaded.metadata)
 
 
 load_lgmt_rows = rows_only(load_lgmt)
+
+
+def with_provenance(rows: datasets.Dataset) -> datasets.Dataset:
+    """The rows with a `variant` and a `law` column, added to the rows of a dataset built before them.
+
+    Such a dataset's sites were chosen by direction alone, so its `variant` is its `direction`; its `law` is empty.
+    """
+    if "variant" not in rows.column_names:
+        rows = rows.add_column("variant", list(rows["direction"]))
+    if "law" not in rows.column_names:
+        rows = rows.add_column("law", [""] * len(rows))
+    return rows
 
 
 def _difficulty_grid(source: str, depth: Any, width: Any, dataset: str | None) -> dict[str, Any]:
@@ -163,5 +192,7 @@ def record_to_sample(record: dict[str, Any]) -> Sample:
     """One metamorphic group → one Sample: the source prompt as input, every member's prompt in metadata."""
     members = member_prompts(record)
     metadata = {k: v for k, v in record.items() if k not in ("id", "label")}
+    metadata.setdefault("variant", record.get("direction", ""))  # a row of a dataset built before the column
+    metadata.setdefault("law", "")
     metadata["members"] = members
     return Sample(id=record["id"], input=members[0], target=record["label"], metadata=metadata)

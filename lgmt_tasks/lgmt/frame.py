@@ -4,6 +4,12 @@ The paper tables are `report.py`, the noise floor `control.py`. The frame is its
 imports the other: the report adds the control table when a run had `-T control=true`, and `lgmt report`'s
 noise-floor section reads the frame without the report's tables. How rows are pooled, and why, is in
 `lgmt_tasks.lgmt.report`'s docstring.
+
+Each group's `variant` says which reading of its law the follow-up applies: `paper` (the law as the paper reads it),
+`introduction` or `extended` (our variants), from the sample metadata `variant`; logs written before that key existed
+have only `direction` (`forward`, `introduction`, `extended`), which stands in for it. When the groups reported hold
+more than one variant (`split_variants`), every LGMT table and plot splits its rows by variant, so that no rate mixes
+the paper's law with our variants.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from lgmt_tasks.lgmt import CATEGORIES
 from lgmt_tasks.report.settings import settings_key, settings_labels
 from lgmt_tasks.report.suites import LGMT_TASKS, prompting_of, task_name
 from lgmt_tasks.scorers.pairwise import CONTROL_KEYS, OUTCOME_KEYS
-from lgmt_tasks.vocabulary import PROMPTINGS
+from lgmt_tasks.vocabulary import PROMPTINGS, control_kind
 
 SUITE = "lgmt"
 SCORER = registry.suite(SUITE).scorer
@@ -28,6 +34,18 @@ SCORER = registry.suite(SUITE).scorer
 
 SETTING = ["model", "prompting", "settings"]
 """The columns that identify a run's setting (a list, so that it also selects columns of a frame)."""
+
+CONTROL = "control"
+"""The frame's column of each group's control member (`none`, `repeat` or `render`, from the log's `-T control`)."""
+
+VARIANT = "variant"
+"""The frame's column of the reading of the law each group applies (`paper`, `introduction`, `extended`, ...)."""
+
+VARIANT_ORDER: tuple[str, ...] = ("paper", "forward", "introduction", "extended")
+"""How variants are sorted: the paper's reading first (`forward`, its stand-in in older logs, next), then ours."""
+
+UNRECORDED = "unrecorded"
+"""The variant of a group whose log records neither `variant` nor `direction`."""
 
 
 def _columns() -> list[Any]:
@@ -44,6 +62,8 @@ def _columns() -> list[Any]:
         SampleColumn("category", path="metadata.category"),
         SampleColumn("source_dataset", path="metadata.source_dataset"),
         SampleColumn("source_id", path="metadata.source_id"),
+        SampleColumn("variant", path="metadata.variant"),
+        SampleColumn("direction", path="metadata.direction"),
         *(SampleColumn(key, path=f"scores.{SCORER}.value.{key}") for key in OUTCOME_KEYS),
         *(SampleColumn(key, path=f"scores.{SCORER}.value.{key}") for key in CONTROL_KEYS),  # -T control=true
     ]
@@ -53,7 +73,9 @@ def group_frame(paths: Sequence[str | Path]) -> pd.DataFrame:
     """One row per scored group (epochs mean-reduced) of the LGMT logs among `paths`, deduplicated per setting.
 
     Columns: `log`, `created`, `task`, `model`, `prompting`, `settings` (`lgmt_tasks.report.settings`), `id`, `mr`,
-    `category`, `epochs`, and the outcome keys (0/1, or epoch means).
+    `category`, `variant` (metadata `variant`, else `direction`, else `unrecorded`), `source_dataset` and
+    `source_id` (the group's source case), `control` (the run's control member: `none`, `repeat` or `render`),
+    `epochs`, and the outcome keys (0/1, or epoch means).
     """
     # Imported here: `inspect_ai.analysis` takes over a second to import, and the LGMT task imports `control.py`
     # (for `suggest_control`), which imports this module.
@@ -72,8 +94,10 @@ def group_frame(paths: Sequence[str | Path]) -> pd.DataFrame:
     settings = [settings_key(SUITE, a) for a in args]
     labels = settings_labels(settings)
     frame["settings"] = [labels[key] for key in settings]
-    keys = ["log", "created", "task", "model", "prompting", "settings", "id", "mr", "category"]
-    keys += [k for k in ("source_dataset", "source_id") if k in frame]  # per group: the difficulty of QMFOL sources
+    frame[VARIANT] = _variants(frame)
+    frame[CONTROL] = [_control(a) for a in args]
+    keys = ["log", "created", "task", "model", "prompting", "settings", "id", "mr", "category", VARIANT, CONTROL]
+    keys += [k for k in ("source_dataset", "source_id") if k in frame]  # the source case: per-case accuracy, difficulty
     measured = [*OUTCOME_KEYS, *(k for k in CONTROL_KEYS if k in frame)]  # control keys: NaN without a control
     frame = frame.astype({k: float for k in measured})
     reduced = frame.groupby(keys, dropna=False, sort=False).agg(
@@ -84,8 +108,40 @@ def group_frame(paths: Sequence[str | Path]) -> pd.DataFrame:
     return reduced.sort_values([*SETTING, "mr", "id"], key=sort_key, kind="stable").reset_index(drop=True)
 
 
+def _control(task_args: Any) -> str:
+    """A run's control member from its task arguments (`none` without one, or with a value this version lacks)."""
+    try:
+        return control_kind((task_args or {}).get("control") if isinstance(task_args, dict) else None)
+    except ValueError:
+        return "none"
+
+
+def _variants(frame: pd.DataFrame) -> list[str]:
+    """Each sample's variant: metadata `variant`, else `direction` (logs before `variant`), else `unrecorded`."""
+
+    def text(name: str) -> list[object]:
+        return list(frame[name]) if name in frame else [None] * len(frame)
+
+    def first(*values: object) -> str:
+        return next((value for value in values if isinstance(value, str) and value), UNRECORDED)
+
+    return [first(variant, direction) for variant, direction in zip(text(VARIANT), text("direction"), strict=True)]
+
+
+def split_variants(groups: pd.DataFrame) -> bool:
+    """Whether the groups hold more than one variant: then every table and plot has a row per variant."""
+    return VARIANT in groups and groups[VARIANT].nunique() > 1
+
+
+def variant_columns(groups: pd.DataFrame) -> list[str]:
+    """`["variant"]` when the groups hold more than one variant (`split_variants`), else `[]`: extra row keys."""
+    return [VARIANT] if split_variants(groups) else []
+
+
 def sort_key(column: pd.Series) -> pd.Series:
-    """Sort key: the paper's order for prompting and categories, natural order for relations."""
+    """Sort key: the paper's order for prompting and categories, natural order for relations, paper variant first."""
+    if column.name == VARIANT:
+        return column.map(lambda v: (VARIANT_ORDER.index(v) if v in VARIANT_ORDER else len(VARIANT_ORDER), str(v)))
     if column.name == "prompting":
         return column.map(lambda p: PROMPTINGS.index(p) if p in PROMPTINGS else len(PROMPTINGS))
     if column.name == "category":

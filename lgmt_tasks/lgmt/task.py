@@ -7,9 +7,10 @@ metamorphic violation rate (MVR), static and consistent accuracy, hidden-defect 
 Examples:
     inspect eval lgmt_tasks/mr_e --model openai/gpt-4o-mini
     inspect eval lgmt_tasks/lgmt --model lgmt/smollm2 -T prompting=few_shot_cot -T per_mr=20 --limit 40
+    inspect eval lgmt_tasks/mr_e --model openai/gpt-4o-mini -T direction=forward -T p4=replace
 
 The seven tasks differ only in their relation set, so they are made by one factory with one signature (the
-alternative, seven copies of the same eleven parameters, drifts).
+alternative, seven copies of the same parameters, drifts).
 """
 
 from __future__ import annotations
@@ -19,17 +20,23 @@ from typing import Any, Literal
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
+from inspect_ai.model import GenerateConfig
 
-from lgmt_tasks.lgmt.control import suggest_control
+from lgmt_tasks.lgmt.control import render_member, suggest_control
 from lgmt_tasks.lgmt.dataset import MR_SETS, load_lgmt, record_to_sample
 from lgmt_tasks.scorers.lgmt import lgmt_metrics, metamorphic_consistency
 from lgmt_tasks.solvers.group import group_generate
 from lgmt_tasks.suites import suite
 from lgmt_tasks.task_params import validated_args
-from lgmt_tasks.vocabulary import Prompting, Source
+from lgmt_tasks.vocabulary import Control, LgmtSource, Prompting, control_kind
 
 VERSION = suite("lgmt").version
 """Declared once, in the suite registry (`lgmt_tasks.suites`); the lm-eval YAMLs carry the same value."""
+
+TEMPERATURE = 0.0
+"""The tasks' temperature (`Task.config`): the paper decodes at temperature 0, as the lm-eval configs do. Inspect merges
+a run's own settings over a task's, so `inspect eval --temperature 0.7` (or `eval(..., temperature=0.7)`) wins; without
+it an API provider would sample at its own default (1.0 for OpenAI's)."""
 
 
 ARGS_DOC = """
@@ -37,7 +44,9 @@ ARGS_DOC = """
         prompting: One of the paper's four prompting strategies (Appendix C.1); default zero_shot_cot.
         source: Source cases: our generated problems, folio / proverqa / logicnli read from `source_path`, qmfol
             (QMFOL problems of a depth × width grid, `depth` and `width`) or logicasker (LogicAsker's
-            predicate-logic chains of length `depth`).
+            predicate-logic chains of length `depth`), or paper (the paper's evaluation set: FOLIO v2 validation,
+            LogicNLI dev+test and ProverQA dev, from the `folio/`, `logicnli/` and `proverqa/` subfolders of
+            `source_path`).
         source_path: File or folder of the source records (required unless source=generated, qmfol or logicasker).
         depth: With source=qmfol: reasoning depths, 1–20, one value or a comma list (default 1,2,3); with
             source=logicasker: chain lengths, 1–7 (default 1,2,3; no width).
@@ -46,14 +55,26 @@ ARGS_DOC = """
         seed: Build seed (the same seed gives the same groups, byte for byte).
         followups: Follow-ups per group; k > 1 adds follow-ups from other relations (violation if any differs).
         compose: 0, or 2 / 3 for chains of relations proven end to end.
-        translator: `template` (drift-free realiser); model translations are built with `lgmt build`.
+        translator: `template` (the realiser whose sentences read back to their formula); model translations
+            are built with `lgmt build`.
         names: Fresh symbols for MR-S: `abstract` (Con1, Pre1) or `natural` (words).
+        direction: Which sites the ten MR-E relations rewrite: `paper` (default: each law as the paper reads it, with
+            no fallback, so a relation may have no group), `forward` (the law as written), `introduction` (only its
+            converse and extended variants) or `any` (forward where a case has a site, else the other variants; the
+            default before version 4-A).
+        p4: MR-P4: `add` (default, the paper: the fused conjunction φ ∧ ψ joins the premises) or `replace` (it takes
+            the place of φ and ψ; the behaviour before version 4-A).
         dataset: A folder written by `lgmt build`, or a Hub dataset id, to evaluate instead of building.
         revision: Hub revision of `dataset`.
         prefill: Open the assistant turn with the JSON the prompt asks for (helps small local models answer in
             format; not in the paper).
-        control: Ask each group's source a second time, unchanged, and report the control rate and MVR above it
-            per relation (the noise floor; off by default: greedy decoding makes it 0).
+        control: A control member beside every group, scored against the source like a follow-up and reported beside
+            every relation's MVR (nothing is subtracted from it): `none` (default; `false`), `repeat` (`true`: the
+            source asked a second time, unchanged: the noise floor, `control_rate`; greedy decoding makes it 0) or
+            `render` (the source with every premise and the conclusion re-rendered from its FOL by the template
+            realiser, no logical change: the style control, `render_rate`).
+
+    The model decodes at temperature 0, as in the paper (`--temperature` overrides it).
 
     Returns:
         The task.
@@ -61,7 +82,11 @@ ARGS_DOC = """
 
 
 def lgmt_task(
-    relation_set: str, prompting: str = "zero_shot_cot", prefill: bool = False, control: bool = False, **params: Any
+    relation_set: str,
+    prompting: str = "zero_shot_cot",
+    prefill: bool = False,
+    control: bool | str = False,
+    **params: Any,
 ) -> Task:
     """The task every LGMT variant builds: the rows of one relation set, the group solver, the pairwise scorer.
 
@@ -69,21 +94,30 @@ def lgmt_task(
         relation_set: Which relations (a key of `MR_SETS`; each variant's task name, e.g. `mr_e`).
         prompting: The prompting strategy.
         prefill: Open the assistant turn with the requested JSON.
-        control: Add the control member (the source asked again) and its metrics (`lgmt_tasks.lgmt.control`);
-            without it the solver, scorer and metrics are exactly those of a run before the option existed.
+        control: Add a control member and its metrics (`lgmt_tasks.lgmt.control`): `True` / `"repeat"` the source
+            asked again (the solver and scorer get `control=True`, as before `render` existed), `"render"` the
+            source re-rendered by the template realiser (`control="render"`; the samples' metadata gain the
+            rendered source). `False` / `"none"`: the solver, scorer and metrics are exactly those of a run before
+            the option existed.
         **params: The build-or-load parameters of `load_lgmt_rows`.
 
     Returns:
         The task.
     """
-    suggest_control(control)
-    controlled = {"control": True} if control else {}  # off: the log's solver and scorer arguments stay as they were
+    kind = control_kind(control)
+    suggest_control(kind)
+    # none: the log's solver and scorer arguments stay as they were; repeat: as they were with -T control=true
+    controlled: dict[str, bool | str] = {} if kind == "none" else {"control": True if kind == "repeat" else kind}
     loaded = load_lgmt(MR_SETS[relation_set], **params)
+    samples = [record_to_sample(r) for r in loaded.rows.to_list()]
+    if kind == "render":
+        samples = [render_member(sample) for sample in samples]
     return Task(
-        dataset=MemoryDataset([record_to_sample(r) for r in loaded.rows.to_list()], name=f"lgmt_{relation_set}"),
+        dataset=MemoryDataset(samples, name=f"lgmt_{relation_set}"),
         solver=group_generate(prompting, prefill=prefill, **controlled),
         scorer=metamorphic_consistency(**controlled),
-        metrics=lgmt_metrics(control=True) if control else None,
+        metrics=lgmt_metrics(control=kind) if kind != "none" else None,
+        config=GenerateConfig(temperature=TEMPERATURE),
         version=VERSION,
         metadata=loaded.task_metadata,
     )
@@ -92,7 +126,7 @@ def lgmt_task(
 def _define(relation_set: str, summary: str) -> Callable[..., Task]:
     def lgmt_variant(
         prompting: Prompting = "zero_shot_cot",
-        source: Source = "generated",
+        source: LgmtSource = "generated",
         source_path: str | None = None,
         per_mr: int | Literal["all"] = 200,
         seed: int = 0,
@@ -100,10 +134,12 @@ def _define(relation_set: str, summary: str) -> Callable[..., Task]:
         compose: int = 0,
         translator: str = "template",
         names: str = "abstract",
+        direction: str = "paper",
+        p4: str = "add",
         dataset: str | None = None,
         revision: str | None = None,
         prefill: bool = False,
-        control: bool = False,
+        control: bool | Control = False,
         depth: int | str | list[int] | None = None,
         width: int | str | list[int] | None = None,
     ) -> Task:
@@ -120,6 +156,8 @@ def _define(relation_set: str, summary: str) -> Callable[..., Task]:
             compose=compose,
             translator=translator,
             names=names,
+            direction=direction,
+            p4=p4,
             dataset=dataset,
             revision=revision,
             depth=depth,
@@ -133,7 +171,12 @@ def _define(relation_set: str, summary: str) -> Callable[..., Task]:
 
 mr_e = _define("mr_e", "All formula-level relations (MR-E1.1–E1.6, MR-E2.1–E2.4).")
 mr_e1 = _define("mr_e1", "The canonical equivalence relations MR-E1.1–E1.6 (a complete basis for PNNF).")
-mr_e2 = _define("mr_e2", "The non-canonical equivalence relations MR-E2.1–E2.4, in both directions.")
+mr_e2 = _define(
+    "mr_e2",
+    "The non-canonical equivalence relations MR-E2.1–E2.4, as the paper reads them (`-T direction=introduction`: "
+    "their converses, which introduce the structure the laws remove; `-T direction=any`: the law where a case has "
+    "a site, the converse elsewhere).",
+)
 mr_s = _define("mr_s", "Symbol renaming: MR-S1 (constants) and MR-S2 (predicates).")
 mr_p = _define("mr_p", "Premise transformations MR-P1–P5.")
 mr_c = _define("mr_c", "Conclusion transformations MR-C1–C3.")

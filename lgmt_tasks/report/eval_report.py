@@ -3,7 +3,9 @@
 It states what a reader needs to trust and repeat a figure: the full model name, samples run out of the dataset,
 the date and duration, the exact `inspect eval` command (rebuilt from what the log recorded: the task arguments
 given, the eval configuration and the generate configuration), the package and task versions, the headline metrics
-with their standard errors, and the suite's deviations from its paper (`lgmt_tasks.report.deviations`).
+with their standard errors, and the suite's deviations from its paper (`lgmt_tasks.report.deviations`). A suite's
+report module may add a section after the metrics from the log's samples (`eval_report_section(path) -> str`; LGMT
+splits a log that holds more than one variant of its laws by variant, `lgmt_tasks.lgmt.report`).
 
 The command is rebuilt, not recorded: Inspect logs keep the arguments, not the command line. Options at their
 defaults are not recorded and so not shown; arguments passed from Python (`eval(task, ...)`) appear as the CLI
@@ -20,6 +22,7 @@ from typing import Any
 
 from inspect_ai.log import EvalLog, read_eval_log
 
+from lgmt_tasks import suites as registry
 from lgmt_tasks.report.deviations import deviations_markdown
 from lgmt_tasks.report.headline import log_metrics
 from lgmt_tasks.report.suites import SUITE_METRICS, suite_of
@@ -108,9 +111,17 @@ def _pm(value: Any, stderr: Any) -> str:
     return f"{value:.3f}"
 
 
+BESIDE: dict[str, tuple[str, ...]] = {"acc_static": ("acc_static_per_case",)}
+"""Metrics shown right after a headline metric when the log has them (logs of versions that compute them)."""
+
+
 def metrics_table(suite: str, metrics: Mapping[str, float]) -> str:
-    """The suite's headline metrics (`SUITE_METRICS`) as a one-row Markdown table, `value ± stderr` where logged."""
-    names = [name for name in SUITE_METRICS[suite].values() if not name.endswith("_stderr")]
+    """The suite's headline metrics (`SUITE_METRICS`) as a one-row Markdown table, `value ± stderr` where logged.
+
+    A metric of `BESIDE` that the log has follows its headline metric (`acc_static_per_case` after `acc_static`).
+    """
+    headline = [name for name in SUITE_METRICS[suite].values() if not name.endswith("_stderr")]
+    names = [shown for name in headline for shown in (name, *(m for m in BESIDE.get(name, ()) if m in metrics))]
     cells = [_pm(metrics.get(name), metrics.get(f"{name}_stderr")) for name in names]
     return "\n".join([f"| {' | '.join(names)} |", f"|{'---|' * len(names)}", f"| {' | '.join(cells)} |"])
 
@@ -124,6 +135,12 @@ def _duration(log: EvalLog) -> str:
     seconds = round((datetime.fromisoformat(completed) - datetime.fromisoformat(started)).total_seconds())
     minutes, seconds = divmod(seconds, 60)
     return f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
+
+
+def suite_section(suite: str, path: str) -> str:
+    """The suite's own section of its eval report: `<suite>.report.eval_report_section(path)`, "" if it has none."""
+    section = getattr(registry.suite(suite).module("report"), "eval_report_section", None)
+    return str(section(path)) if callable(section) and path else ""
 
 
 def eval_report(log: EvalLog | str) -> str:
@@ -157,6 +174,11 @@ def eval_report(log: EvalLog | str) -> str:
         "",
         metrics_table(suite, log_metrics(log)),
         "",
+    ]
+    section = suite_section(suite, log.location)
+    if section:
+        lines += [section, ""]
+    lines += [
         "**Deviations from the paper:**",
         "",
         deviations_markdown(suite),

@@ -4,7 +4,8 @@ Each suite's report module (`lgmt_tasks/report/<suite>.py`) exposes
 `suite_report(paths: list[str], out_dir: Path | None) -> SuiteReport`: it reads that suite's Inspect logs, returns
 the paper's tables as data frames (named by a file stem such as `table4_per_model`) and writes its PNG plots under
 `out_dir/<suite>/` when one is given (`out_dir` is the report folder of `lgmt report --out`). `write_tables`
-turns the tables into the CSV and Markdown files a reader opens.
+turns the tables into the CSV and Markdown files a reader opens: in the Markdown a missing value (NaN: no group, no
+parsed answer) is `–`, as the papers print it, and in the CSV an empty cell.
 """
 
 from __future__ import annotations
@@ -41,7 +42,27 @@ def write_tables(report: SuiteReport, out_dir: Path) -> list[Path]:
         csv_path, md_path = folder / f"{stem}.csv", folder / f"{stem}.md"
         table.to_csv(csv_path, index=False)
         title = report.titles.get(stem)
-        body = table.to_markdown(index=False, floatfmt=".3f")
+        body = markdown(table)
         md_path.write_text((f"## {title}\n\n" if title else "") + body + "\n", encoding="utf-8")
         written += [csv_path, md_path]
     return written
+
+
+MISSING = "–"
+"""How a table's Markdown prints a missing value (the papers' dash; pandas would print `nan`)."""
+
+
+def markdown(table: pd.DataFrame) -> str:
+    """A table as Markdown, floats to three decimals, missing values (NaN, None) as `MISSING`.
+
+    Only the columns that have a missing value are touched, so a table without one prints as `to_markdown` does; a
+    numeric column keeps its numeric alignment even when every value is missing.
+    """
+    missing = table.isna().any().to_numpy()
+    if not missing.any():
+        return table.to_markdown(index=False, floatfmt=".3f")
+    shown = table.copy()
+    for column in shown.columns[missing]:
+        shown[column] = shown[column].astype(object).where(shown[column].notna(), None)
+    align = ["decimal" if pd.api.types.is_numeric_dtype(dtype) else "left" for dtype in table.dtypes]
+    return shown.to_markdown(index=False, floatfmt=".3f", missingval=MISSING, colalign=align)

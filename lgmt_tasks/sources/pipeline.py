@@ -133,7 +133,8 @@ def load_sources(configs: Sequence[SourceConfig], stats: BuildStats, workers: Wo
     One source is exactly `load_source_cases` (so a single-source build's statistics are unchanged). With several,
     each source is loaded into its own statistics, whose `source` bucket is renamed `source <name>` (and whose
     notes get a ``<name>: `` prefix; the name is followed by the path when one source is given twice) before
-    they are merged, so that build_stats.json says what each source gave.
+    they are merged, so that build_stats.json says what each source gave; note `read_by_source` adds up, per source
+    dataset, the records read (sources that read files) and the cases loaded over all its paths.
 
     Raises:
         ValueError: The same (source, path) is given twice, or two sources yield a case with the same
@@ -147,6 +148,7 @@ def load_sources(configs: Sequence[SourceConfig], stats: BuildStats, workers: Wo
         raise ValueError(f"sources: {', '.join(repeated)} given more than once")
     cases: list[Case] = []
     origin: dict[tuple[str, str], str] = {}
+    read: dict[str, dict[str, int]] = {}
     names = [c.source for c in configs]
     for config in configs:
         where = f"{config.source} {config.source_path or ''}".strip()
@@ -161,10 +163,15 @@ def load_sources(configs: Sequence[SourceConfig], stats: BuildStats, workers: Wo
                     f"from {where}: give each record once (row ids are derived from the source and its id)"
                 )
             origin[key] = where
+        counts = read.setdefault(config.source, {})
+        if "records" in part.counts.get("source", {}):
+            counts["records"] = counts.get("records", 0) + part.counts["source"]["records"]
+        counts["loaded"] = counts.get("loaded", 0) + len(loaded)
         _rename_bucket(part, "source", f"source {label}")
         part.notes = {f"{label}: {k}": v for k, v in part.notes.items()}
         stats.merge(part)
         cases.extend(loaded)
+    stats.notes["read_by_source"] = {name: read[name] for name in sorted(read)}
     return cases
 
 

@@ -108,3 +108,11 @@ def test_the_readme_documents_every_task_parameter():
     table = section.split("| parameter | default | meaning |", 1)[1].split("\n\n", 1)[0]
     documented = [name for cell in re.findall(r"^\| ([^|]+) \|", table, re.M) for name in re.findall(r"`(\w+)`", cell)]
     assert documented == list(inspect.signature(lexical).parameters)
+
+
+def test_the_model_under_test_decodes_at_temperature_0_unless_the_run_says_otherwise(label_run, repo):
+    """`Task.config` holds temperature 0 (the paper's and the lm-eval configs' greedy decoding); Inspect merges a run's
+    `--temperature` over it."""
+    assert lexical(dataset=repo, mr="MR-1", part="premises").config.temperature == 0.0
+    log, _, _ = label_run
+    assert log.plan.config.temperature == 0.0

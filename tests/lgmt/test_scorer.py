@@ -20,7 +20,12 @@ from inspect_ai.model import ChatMessage, ModelName, ModelOutput, ModelUsage, ge
 from inspect_ai.scorer import SampleScore, Score, Target
 from inspect_ai.solver import TaskState
 
-from lgmt_tasks.scorers.lgmt import lgmt_metrics, metamorphic_consistency
+from lgmt_tasks.scorers.lgmt import (
+    acc_static_per_case,
+    acc_static_per_case_stderr,
+    lgmt_metrics,
+    metamorphic_consistency,
+)
 from lgmt_tasks.scorers.pairwise import OUTCOME_KEYS, RATE_NAMES, group_outcome
 from lgmt_tasks.scorers.pairwise_metrics import RATE_METRICS, STDERR_METRICS, outcomes_of
 from lgmt_tasks.scorers.pairwise_metrics import rate_breakdown as breakdown
@@ -154,8 +159,36 @@ def test_metrics_reject_foreign_scores_naming_the_sample(value: Any) -> None:
 
 
 def test_lgmt_metrics_shape() -> None:
-    assert len(lgmt_metrics()) == 2 * len(RATE_NAMES) + len(RATE_NAMES) + 1
-    assert len(lgmt_metrics(by_category=(), by_mr=RATE_NAMES)) == 3 * len(RATE_NAMES)
+    assert len(lgmt_metrics()) == 2 * len(RATE_NAMES) + 2 + len(RATE_NAMES) + 1
+    assert len(lgmt_metrics(by_category=(), by_mr=RATE_NAMES)) == 3 * len(RATE_NAMES) + 2
+
+
+def case_score(outcome: dict[str, Any], sample_id: str, source_id: str) -> SampleScore:
+    return sample_score(outcome, sample_id, mr="MR-E1.1", source_dataset="folio", source_id=source_id)
+
+
+def test_acc_static_per_case_counts_each_source_case_once() -> None:
+    # case a: three groups, every source right; case b: one group, source wrong; case c: two groups whose source
+    # answers differ (sampled), one of them unparsed (wrong). By group: 4 of 6 right; by case: (1 + 0 + 1/2) / 3.
+    right, wrong = group_outcome("True", "True", ["True"]), group_outcome("True", "False", ["True"])
+    scores = [
+        case_score(right, "a1", "a"),
+        case_score(right, "a2", "a"),
+        case_score(right, "a3", "a"),
+        case_score(wrong, "b1", "b"),
+        case_score(right, "c1", "c"),
+        case_score(group_outcome("True", None, ["True"]), "c2", "c"),
+    ]
+    assert RATE_METRICS["acc_static"]()(scores) == 4 / 6
+    assert acc_static_per_case()(scores) == 1.5 / 3
+    # the case is the unit: the standard error of the mean of (1, 0, 1/2)
+    assert acc_static_per_case_stderr()(scores) == pytest.approx(0.5 / 3**0.5)
+
+
+def test_acc_static_per_case_needs_the_source_case_naming_the_sample() -> None:
+    scores = [case_score(group_outcome("True", "True", ["True"]), "a1", "a"), *SCORES[:1]]
+    with pytest.raises(ValueError, match="Sample a has no source_dataset or source_id metadata"):
+        acc_static_per_case()(scores)
 
 
 # --------------------------------------------------------------------------------------------------- end to end
@@ -205,6 +238,11 @@ GROUPS = [
 ]
 
 
+CASES = {"g1": "c1", "g2": "c1", "g7": "c1", "g4": "c2", "g6": "c2"}
+"""Groups built on one source case (by its `source_id`); each other group is a case of its own. c2's two groups, both
+gold Unknown, got different source answers (g4 wrong, g6 right), as sampled answers can."""
+
+
 def member_prompt(group: Group, index: int) -> str:
     return render_user_prompt([f"Premise {index} of {group.id}.", "Another premise."], f"Conclusion of {group.id}.")
 
@@ -219,7 +257,7 @@ def dataset() -> MemoryDataset:
             "category": group.category,
             "direction": "forward",
             "source_dataset": "scripted",
-            "source_id": group.id,
+            "source_id": CASES.get(group.id, group.id),
             "changed": "premise 1",
         }
         samples.append(Sample(id=group.id, input=members[0], target=group.gold, metadata=metadata))
@@ -270,6 +308,8 @@ EPOCH_1 = {
     "hdr": 2 / 7,
     "fur": 1 / 7,
     "unparsed_rate": 1 / 8,
+    # by source case: c1 (g1 g2 g7) right, g3 wrong, c2 (g4 wrong, g6 right) 1/2, g5 right, g8 right
+    "acc_static_per_case": 3.5 / 5,
 }
 BY_CATEGORY_1 = {
     # MR-E: g1 g2 g7; MR-S: g3 g4; MR-P: g5 (unparsed) g8; MR-C: g6
@@ -323,9 +363,10 @@ def test_end_to_end_metrics_are_exact(tmp_path: Path) -> None:
     assert {name: values[name] for name in EPOCH_1} == EPOCH_1
     assert {name: values[name] for name in BY_CATEGORY_1} == BY_CATEGORY_1
     assert {name: values[name] for name in BY_MR_1} == BY_MR_1
-    expected_names = [*RATE_NAMES, *(f"{n}_stderr" for n in RATE_NAMES), *BY_CATEGORY_1, *BY_MR_1]
+    expected_names = [*EPOCH_1, *(f"{n}_stderr" for n in EPOCH_1), *BY_CATEGORY_1, *BY_MR_1]
     assert sorted(values) == sorted(expected_names)
-    assert all(values[f"{n}_stderr"] > 0 for n in RATE_NAMES)
+    assert all(values[f"{n}_stderr"] > 0 for n in EPOCH_1)
+    assert values["acc_static"] != values["acc_static_per_case"]
     # every member was asked once, with the chosen system prompt
     assert sum(model.calls.values()) == sum(len(g.answers) for g in GROUPS)
     assert model.systems == {system_prompt("few_shot_cot")}
@@ -363,6 +404,7 @@ def test_two_epochs_pool_exactly_under_mean_reduction(tmp_path: Path) -> None:
         "hdr": 3 / 15,
         "fur": 2 / 15,
         "unparsed_rate": 1 / 16,
+        "acc_static_per_case": 3.5 / 5,  # every source answered the same in both epochs
     }
     values = metrics(log)
     assert {name: values[name] for name in pooled} == pooled

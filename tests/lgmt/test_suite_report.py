@@ -173,6 +173,8 @@ def test_eval_report_fields(runs):
         str(LIMIT_B),
         "--max-tokens",
         "64",
+        "--temperature",  # the task's own generate config (temperature 0, as in the paper), recorded in the log
+        "0.0",
     ]
     assert f"- **Model:** `{MODEL_B}`" in text
     assert f"- **Samples:** {LIMIT_B} of {len(runs['script'].samples)}, dataset" in text

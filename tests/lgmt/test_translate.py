@@ -61,6 +61,8 @@ def make_row(
         "mr": "MR-C3",
         "category": "MR-C",
         "direction": "forward",
+        "variant": "paper",
+        "law": "",
         "source_dataset": "scripted",
         "source_id": id,
         "premises": ["Judy is kind.", "For all x, if x is kind, then x is brave."],

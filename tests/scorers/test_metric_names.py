@@ -53,10 +53,14 @@ def sample(id: str, target: str, responses: list[str], **metadata: Any) -> Sampl
     return Sample(id=id, input="scripted", target=target, metadata={**metadata, SCRIPT: script})
 
 
+E, S, C = ({"mr": mr, "category": mr[:4]} for mr in ("MR-E1.1", "MR-S1", "MR-C3"))
+"""LGMT metadata: the relation and its category (each group's source case is `source_dataset`, `source_id`)."""
 LGMT = [
-    sample("g1", "True", ['{"label": "True"}', '{"label": "True"}'], mr="MR-E1.1", category="MR-E"),
-    sample("g2", "False", ['{"label": "True"}', "The answer is False."], mr="MR-S1", category="MR-S"),
-    sample("g3", "Unknown", ["maybe", "True", "False"], mr="MR-C3", category="MR-C"),
+    sample("g1", "True", ['{"label": "True"}', '{"label": "True"}'], **E, source_dataset="generated", source_id="c1"),
+    sample(
+        "g2", "False", ['{"label": "True"}', "The answer is False."], **S, source_dataset="generated", source_id="c2"
+    ),
+    sample("g3", "Unknown", ["maybe", "True", "False"], **C, source_dataset="generated", source_id="c2"),
 ]
 LEXICAL = [
     sample(
@@ -157,6 +161,8 @@ REGISTERED: dict[str, list[str | tuple[str, str, str]]] = {
     "lgmt": [
         *(f"lgmt_tasks/{rate}" for rate in LGMT_RATES),
         *(f"lgmt_tasks/{rate}_stderr" for rate in LGMT_RATES),
+        "lgmt_tasks/acc_static_per_case",
+        "lgmt_tasks/acc_static_per_case_stderr",
         *(grouped(rate, "category", f"{rate}_{{group_name}}") for rate in LGMT_RATES),
         grouped("mvr", "mr", "mvr_{group_name}"),
     ],
@@ -210,6 +216,8 @@ LOGGED: dict[str, set[str]] = {
     "lgmt": {
         *LGMT_RATES,
         *(f"{rate}_stderr" for rate in LGMT_RATES),
+        "acc_static_per_case",
+        "acc_static_per_case_stderr",
         *(f"{rate}_{category}" for rate in LGMT_RATES for category in ("MR-E", "MR-S", "MR-C")),
         "mvr_MR-E1.1",
         "mvr_MR-S1",

@@ -17,6 +17,7 @@ from lgmt_tasks.scorers.pairwise import (
     acc_cons_parsed,
     acc_static,
     acc_static_parsed,
+    acc_static_per_case,
     fur,
     group_outcome,
     hdr,
@@ -166,6 +167,26 @@ def test_ratio_of_sums_rejects_mismatched_lengths() -> None:
         ratio_of_sums([1.0], [1.0, 1.0])
 
 
+def test_acc_static_per_case_counts_each_case_once() -> None:
+    right, wrong = group_outcome("True", "True", ["True"]), group_outcome("True", "False", ["False"])
+    # case a: 3 groups, right; case b: 1 group, wrong; case c: right once, unparsed (wrong) once
+    groups = [right, right, right, wrong, right, UNPARSED]
+    cases = ["a", "a", "a", "b", "c", "c"]
+    assert acc_static(groups).value == 4 / 6
+    result = acc_static_per_case(groups, cases)
+    assert (result.numerator, result.denominator, result.value) == (1.5, 3, 0.5)
+    assert result.stderr == pytest.approx(statistics.stdev([1.0, 0.0, 0.5]) / math.sqrt(3))
+    # one group per case: acc_static itself
+    assert acc_static_per_case(groups, range(6)).value == acc_static(groups).value
+
+
+def test_acc_static_per_case_edge_cases() -> None:
+    assert math.isnan(acc_static_per_case([], []).value)
+    assert acc_static_per_case([UNPARSED, UNPARSED], ["a", "b"]).value == 0.0  # unparsed is wrong, not NaN
+    with pytest.raises(ValueError, match="2 outcomes but 1 source cases"):
+        acc_static_per_case([UNPARSED, UNPARSED], ["a"])
+
+
 def test_summarize_is_flat_and_ordered() -> None:
     summary = summarize(GROUPS)
     assert list(summary) == [key for name in RATE_NAMES for key in (name, f"{name}_stderr")]
@@ -203,3 +224,13 @@ def test_epoch_means_give_the_pooled_rate(pairs: list[tuple[dict[str, int], dict
     for name in RATE_NAMES:
         expected, actual = RATES[name](pooled).value, RATES[name](reduced).value
         assert (math.isnan(expected) and math.isnan(actual)) or actual == pytest.approx(expected, abs=1e-12)
+
+
+@given(st.lists(st.tuples(GROUP, st.integers(0, 4)), max_size=30))
+def test_acc_static_per_case_is_a_mean_of_case_means(pairs: list[tuple[dict[str, int], int]]) -> None:
+    groups, cases = [g for g, _ in pairs], [c for _, c in pairs]
+    means = [
+        statistics.mean(g["source_answered_correctly"] for g, c in pairs if c == case) for case in sorted(set(cases))
+    ]
+    result = acc_static_per_case(groups, cases)
+    assert (math.isnan(result.value) and not means) or result.value == pytest.approx(statistics.mean(means))

@@ -73,7 +73,12 @@ def test_demonstrations_are_valid_json_with_their_labels(name: str) -> None:
     assert prompt.endswith("\n\nNow please answer the following question:")
     answers = re.findall(r"Output raw JSON only:\n(\{.*\})", prompt)
     assert [json.loads(a)["label"] for a in answers] == ["True", "False", "Unknown"]
-    assert [parse_label(a).how for a in answers] == ["strict"] * 3
+    # A reply in the demonstrations' format is read strictly. A reply that copies a CoT demonstration word for word
+    # repeats the prompt and has not answered (issue #26; the direct ones are also what a real answer looks like).
+    own = [json.dumps({**json.loads(a), "reasoning": "My own steps."}) if "reasoning" in a else a for a in answers]
+    assert [parse_label(a).how for a in own] == ["strict"] * 3
+    if name == "few_shot_cot":
+        assert [parse_label(a).label for a in answers] == [None] * 3
 
 
 def test_demonstrations_have_the_user_template_layout() -> None:

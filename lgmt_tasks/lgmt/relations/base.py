@@ -11,11 +11,17 @@ from the paper, §3.3), the `directions` it can produce, and three methods:
 Options (keyword arguments, shared by all relations so that a builder can pass one set to every relation; a
 relation ignores the options that do not concern it, and an unknown option name raises `TypeError`):
 
-* `direction`: `"forward"` (only the law as written), `"introduction"` (only the relation's other
-  directions: `"introduction"` and `"extended"`, see `relations.case`), or `"any"` (default): forward sites
-  when the case has any, otherwise the other directions. Preferring forward keeps the paper's own rewrites
-  whenever they exist while still making every relation applicable. Relations with a single direction (MR-S,
-  MR-P, MR-C) ignore the option.
+* `direction`: `"paper"` (default), `"forward"`, `"introduction"` or `"any"`.
+  `"paper"` is the paper's reading of each law (issue #25; the analysis is `lgmt_tasks/lgmt/issue25_paper_reading.md`):
+  a filter over sites, `Relation.paper_site`, with no fallback, so a relation can have no site at all (MR-E2.3
+  on FOLIO, ProverQA and LogicNLI, as in the paper's Table 9). For most relations it is the forward sites; MR-E1.2,
+  E1.5, E1.6 and E2.4 add extended sites that the paper's counts and Appendix A imply (see their docstrings).
+  `"forward"` is only the law as written; `"introduction"` only the relation's other directions (`"introduction"`
+  and `"extended"`, see `followup`); `"any"`: forward sites when the case has any, otherwise the other directions
+  (the default before issue #25: it makes every relation applicable, but mixes the law and our variants).
+  Relations with a single direction (MR-S, MR-P, MR-C) ignore the option. The extended sites added for the
+  paper's reading (`Relation.paper_only`) are left out of `forward`, `introduction` and `any`, so that those
+  modes give the same follow-ups as before.
 * `names`: `"abstract"` (default; `Con1`, `Pre1` as the paper's translation prompt expects) or `"natural"`
   (fresh words from `data/fresh_names.json`) for the fresh symbols of MR-S1/S2 and MR-P3.
 * `scope`: where MR-E rewrites: `"premises"` (default, as in the paper: Γ ⇝ Γ'), `"conclusion"`, or `"all"`.
@@ -30,7 +36,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeAlias, get_args
 
-from lgmt_tasks.lgmt.relations.followup import FollowUp
+from lgmt_tasks.lgmt.relations.followup import PAPER_VARIANT, FollowUp
 from lgmt_tasks.logic.syntax import (
     And,
     Atom,
@@ -56,7 +62,7 @@ from lgmt_tasks.logic.syntax import (
 )
 from lgmt_tasks.sources.case import Case
 
-Direction = Literal["forward", "introduction", "any"]
+Direction = Literal["paper", "forward", "introduction", "any"]
 Names = Literal["abstract", "natural"]
 Scope = Literal["premises", "conclusion", "all"]
 Fuse = Literal["replace", "add"]
@@ -66,7 +72,7 @@ Fuse = Literal["replace", "add"]
 class Options:
     """The options every relation accepts (see the module docstring)."""
 
-    direction: Direction = "any"
+    direction: Direction = "paper"
     names: Names = "abstract"
     scope: Scope = "premises"
     fuse: Fuse = "replace"
@@ -129,12 +135,36 @@ class Relation(ABC):
     def _apply_at(self, case: Case, site: Site, rng: random.Random, opts: Options) -> FollowUp | None:
         """Build the follow-up for one site (may draw further choices from `rng`)."""
 
+    def paper_site(self, site: Site) -> bool:
+        """Whether `site` is in the paper's reading of the law (what `direction="paper"` keeps).
+
+        By default the law as written (the forward sites): §3.3 states each law left to right and Appendix A.3
+        orients every MR-E1 step "from non-canonical to canonical form". Relations whose paper counts (Table 9)
+        need more override it.
+        """
+        return site.direction == "forward"
+
+    def paper_only(self, site: Site) -> bool:
+        """Whether `site` exists only for the paper's reading, so `forward`, `introduction` and `any` skip it.
+
+        Sites added for issue #25 (MR-E1.2's negated →/↔/⊕, MR-E2.4's ⊕ step) would otherwise change which
+        follow-ups those older modes draw for the same seed; keeping them out leaves those modes as they were.
+        """
+        return False
+
+    def all_sites(self, case: Case, **options: object) -> list[Site]:
+        """Every site of every direction, in a fixed order (no `direction` selection; other options apply)."""
+        return list(self._iter_sites(case, Options.parse(options)))
+
     def sites(self, case: Case, **options: object) -> list[Site]:
         """Return the sites `apply` chooses from under `options` (see the module docstring for `direction`)."""
         opts = Options.parse(options)
         every = list(self._iter_sites(case, opts))
+        if opts.direction == "paper":
+            return [s for s in every if self.paper_site(s)]
         if len(self.directions) == 1:
             return every
+        every = [s for s in every if not self.paper_only(s)]
         forward = [s for s in every if s.direction == "forward"]
         other = [s for s in every if s.direction != "forward"]
         if opts.direction == "forward":
@@ -147,10 +177,19 @@ class Relation(ABC):
         """Whether the relation has at least one site in `case` under `options`."""
         opts = Options.parse(options)
         sites = self._iter_sites(case, opts)
-        if len(self.directions) == 1 or opts.direction == "any":
+        if opts.direction == "paper":
+            return any(self.paper_site(s) for s in sites)
+        if len(self.directions) == 1:
+            return next(sites, None) is not None
+        sites = (s for s in sites if not self.paper_only(s))
+        if opts.direction == "any":
             return next(sites, None) is not None
         want_forward = opts.direction == "forward"
         return any((s.direction == "forward") == want_forward for s in sites)
+
+    def variant(self, site: Site) -> str:
+        """`FollowUp.variant` of a follow-up made at `site`: "paper" if `paper_site`, else the site's direction."""
+        return PAPER_VARIANT if self.paper_site(site) else site.direction
 
     def apply_at(self, case: Case, site: Site, rng: random.Random, **options: object) -> FollowUp | None:
         """The follow-up at one given site (one of `sites(case, **options)`).

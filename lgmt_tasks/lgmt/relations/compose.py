@@ -8,7 +8,8 @@ obligation in `FollowUp.steps` (relative to the previous step's case), which `ch
 can discharge as well.
 
 Ids and categories of a chain join its steps' with "+": `mr="MR-E1.1+MR-C3"`, `category="MR-E+MR-C"` (distinct
-categories in order, so a chain of two MR-E relations stays `MR-E`), `direction="forward+introduction"`.
+categories in order, so a chain of two MR-E relations stays `MR-E`), `direction="forward+introduction"`,
+`variant="paper+introduction"`.
 """
 
 from __future__ import annotations
@@ -83,6 +84,7 @@ def chain(source: Case, steps: Sequence[FollowUp]) -> FollowUp | None:
         obligation=LABEL_OBLIGATION,
         renaming=_net_renaming(steps),
         law="+".join(s.law for s in steps),
+        variant="+".join(s.variant for s in steps),
         steps=tuple(steps),
     )
 

@@ -5,17 +5,23 @@ Each relation is a rule schema that rewrites ONE sub-formula of ONE premise, one
 (option `scope` extends this to the conclusion). The follow-up's obligation is the equivalence of the rewritten
 premise with the original one, which Z3 proves before the follow-up is shipped.
 
-Directions (see `relations.case`): "forward" is the law as written; MR-E1.1–E1.3 and MR-E2 also have an
-"introduction" direction (the law read right to left; MR-E2's applies to any sub-formula), and MR-E1.1,
-E1.3–E1.6 have "extended" variants that go beyond the paper's side conditions while staying equivalences.
+Directions (see `followup`): "forward" is the law as written; MR-E1.1–E1.3 and MR-E2 also have an
+"introduction" direction (the law read right to left; MR-E2's applies to any sub-formula), and MR-E1.1–E1.6 and
+MR-E2.4 have "extended" variants that go beyond the paper's side conditions while staying equivalences.
 Where an introduction needs an arbitrary formula ψ (MR-E2), ψ is a seeded atom (`base.seeded_atom`),
 preferably one that already occurs in the case and fits the variables bound at the site.
+
+The paper's reading (`direction="paper"`, issue #25; `lgmt_tasks/lgmt/issue25_paper_reading.md` §2 and §7) is the
+forward sites for MR-E1.1, E1.3, E1.4 and E2.1–E2.3, and forward plus named extended sites for MR-E1.2 (every
+non-atomic negation), E1.5 (a clashing variable), E1.6 (every block) and E2.4 (the ⊕ step): each relation's
+`paper_site` says which, and why, in its docstring.
 """
 
 from __future__ import annotations
 
 import random
 from abc import abstractmethod
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -163,6 +169,7 @@ class FormulaRelation(Relation):
             site=site_text(site.target, site.path),
             obligation=("equivalence", formula, new),
             law=site.law,
+            variant=self.variant(site),
         )
 
 
@@ -239,12 +246,22 @@ class NegationNormalization(FormulaRelation):
 
     Introduction (right to left, pulling a negation outward; ¬¬φ is written φ): any sub-formula φ other than
     ⊤/⊥ ⇝ ¬¬φ; φ ∨ ψ ⇝ ¬(¬φ ∧ ¬ψ); φ ∧ ψ ⇝ ¬(¬φ ∨ ¬ψ); ∃x φ ⇝ ¬∀x ¬φ; ∀x φ ⇝ ¬∃x ¬φ.
+
+    Extended (one inward step of a negation over the connectives the law's list leaves out):
+    ¬(φ → ψ) ⇝ φ ∧ ¬ψ;  ¬(φ ↔ ψ) ⇝ ¬φ ↔ ψ;  ¬(φ ⊕ ψ) ⇝ φ ↔ ψ (FOLIO writes "both or neither" as ¬(A ⊕ B)).
+
+    Paper reading (`paper_site`): forward plus these extended sites, i.e. every non-atomic negation. Appendix A.3
+    defines what the relation removes as "occurrences of negation that are not applied directly to atomic
+    formulas" ("MR-E1.2 strictly decreases n(·) by eliminating a non-atomic negation"), and the law's "pushed
+    inward until it applies only to atomic formulas" covers ¬ over any connective. Forward alone gives about half
+    of the 200 groups of Table 9 at the paper's FOLIO size; with these, about ¾ (issue25_paper_reading.md §2).
+    They are `paper_only`: the forward / introduction / any modes stay as before.
     """
 
     id = "MR-E1.2"
     name = "Negation normalization"
     law = "¬¬φ ⇝ φ; ¬(φ ∧ ψ) ⇝ ¬φ ∨ ¬ψ; ¬(φ ∨ ψ) ⇝ ¬φ ∧ ¬ψ; ¬∀x φ ⇝ ∃x ¬φ; ¬∃x φ ⇝ ∀x ¬φ"
-    directions = ("forward", "introduction")
+    directions = ("forward", "introduction", "extended")
 
     _LAWS: Mapping[type, str] = MappingProxyType(
         {
@@ -253,6 +270,14 @@ class NegationNormalization(FormulaRelation):
             Or: "De Morgan (∨)",
             Forall: "quantifier duality (∀)",
             Exists: "quantifier duality (∃)",
+        }
+    )
+    # Extended: the connective under the negation -> the law (the paper's reading adds them, see the docstring).
+    _EXTENDED: Mapping[type, str] = MappingProxyType(
+        {
+            Implies: "negated implication",
+            Iff: "negated biconditional",
+            Xor: "negated exclusive or",
         }
     )
     # Introduction: the connective of the node pulled out from -> the law it reverses.
@@ -268,6 +293,8 @@ class NegationNormalization(FormulaRelation):
     def _node_sites(self, node: Formula, parent: Formula | None, path: Path) -> Iterator[NodeSite]:
         if isinstance(node, Not) and type(node.body) in self._LAWS:
             yield "forward", self._LAWS[type(node.body)], ()
+        if isinstance(node, Not) and type(node.body) in self._EXTENDED:
+            yield "extended", self._EXTENDED[type(node.body)], ()
         if not _constant(node):
             yield "introduction", "double negation introduction", ()
         if type(node) in self._INTRODUCTIONS:
@@ -287,6 +314,13 @@ class NegationNormalization(FormulaRelation):
             return Not(Exists(node.var, _negate(node.body)))
         assert isinstance(node, Not)
         body = node.body
+        # One step, no cancelling of a resulting ¬¬ (as De Morgan below): that is the next E1.2 step.
+        if isinstance(body, Implies):
+            return And((body.left, Not(body.right)))
+        if isinstance(body, Iff):
+            return Iff(Not(body.left), body.right)
+        if isinstance(body, Xor):
+            return Iff(body.left, body.right)
         if isinstance(body, Not):
             return body.body
         if isinstance(body, And):
@@ -297,6 +331,14 @@ class NegationNormalization(FormulaRelation):
             return Exists(body.var, Not(body.body))
         assert isinstance(body, Exists)
         return Forall(body.var, Not(body.body))
+
+    def paper_site(self, site: Site) -> bool:
+        """Forward, and the negated →/↔/⊕ steps (every non-atomic negation, App. A.3)."""
+        return site.direction in ("forward", "extended")
+
+    def paper_only(self, site: Site) -> bool:
+        """The negated →/↔/⊕ steps were added for the paper's reading: the older modes skip them."""
+        return site.direction == "extended"
 
 
 def _quantifier_symbol(f: Formula) -> str:
@@ -315,6 +357,16 @@ class QuantifierLifting(FormulaRelation):
 
     Extended (the prenex rules for →, provided x ∉ FV(ψ)): ψ → Qx φ ⇝ Qx (ψ → φ);
     (∀x φ) → ψ ⇝ ∃x (φ → ψ);  (∃x φ) → ψ ⇝ ∀x (φ → ψ).
+
+    Fresh variable (every direction): when x is bound somewhere in ψ (the side condition only excludes x free in ψ),
+    the lifted quantifier is an α-variant Qy (φ[x := y] ∘ ψ), y fresh in the case (`base.fresh_variable`), and the
+    law says "with α-renaming". Lifting Qx itself would be valid (ψ's inner Qx shadows) but nests a quantifier in
+    one of the same name, as in ∃x (P(x) ∧ ∃x Q(x)), whose English reads "there is an x … and there is an x …";
+    the paper takes formulas up to α-equivalence (App. A.1) and lifts "using MR-E1.5 when alpha-renaming is needed"
+    (App. A.5), so the α-variant is the same E1.3 result (issue25_paper_reading.md §5).
+
+    Paper reading: the forward sites (∧/∨ only; Table 9's n = 42 is the size of the paper's whole pool, and the →
+    rules would multiply it by about 100 on LogicNLI; lowering runs against App. A.3's canonical orientation).
     """
 
     id = "MR-E1.3"
@@ -326,14 +378,18 @@ class QuantifierLifting(FormulaRelation):
         if isinstance(node, (And, Or)):
             for i, a in enumerate(node.args):
                 if isinstance(a, (Forall, Exists)):
-                    others = frozenset().union(*(free_vars(b) for b in _without(node.args, i)))
-                    if a.var not in others:
-                        yield "forward", f"quantifier lifting ({_quantifier_symbol(a)}, {_sym(node)})", (i,)
+                    others = _without(node.args, i)
+                    if a.var not in frozenset().union(*(free_vars(b) for b in others)):
+                        law = f"quantifier lifting ({_quantifier_symbol(a)}, {_sym(node)})"
+                        yield "forward", law + _renaming_note(a, others), (i,)
         elif isinstance(node, Implies):
-            if isinstance(node.right, (Forall, Exists)) and node.right.var not in free_vars(node.left):
-                yield "extended", f"quantifier lifting from a consequent ({_quantifier_symbol(node.right)})", (1,)
-            if isinstance(node.left, (Forall, Exists)) and node.left.var not in free_vars(node.right):
-                yield "extended", f"quantifier lifting from an antecedent ({_quantifier_symbol(node.left)})", (0,)
+            right, left = node.right, node.left
+            if isinstance(right, (Forall, Exists)) and right.var not in free_vars(left):
+                law = f"quantifier lifting from a consequent ({_quantifier_symbol(right)})"
+                yield "extended", law + _renaming_note(right, (left,)), (1,)
+            if isinstance(left, (Forall, Exists)) and left.var not in free_vars(right):
+                law = f"quantifier lifting from an antecedent ({_quantifier_symbol(left)})"
+                yield "extended", law + _renaming_note(left, (right,)), (0,)
         elif isinstance(node, (Forall, Exists)) and isinstance(node.body, (And, Or)):
             bound = [node.var in free_vars(a) for a in node.body.args]
             if any(bound) and not all(bound):
@@ -352,17 +408,42 @@ class QuantifierLifting(FormulaRelation):
         if isinstance(node, (And, Or)):
             q = node.args[i]
             assert isinstance(q, (Forall, Exists))
-            lifted = tuple(q.body if k == i else a for k, a in enumerate(node.args))
-            return type(q)(q.var, type(node)(lifted))
+            var, body = _lifted(q, _without(node.args, i), ctx)
+            lifted = tuple(body if k == i else a for k, a in enumerate(node.args))
+            return type(q)(var, type(node)(lifted))
         assert isinstance(node, Implies)
         if i == 1:
             right = node.right
             assert isinstance(right, (Forall, Exists))
-            return type(right)(right.var, Implies(node.left, right.body))
+            var, body = _lifted(right, (node.left,), ctx)
+            return type(right)(var, Implies(node.left, body))
         left = node.left
         assert isinstance(left, (Forall, Exists))
         dual = Exists if isinstance(left, Forall) else Forall
-        return dual(left.var, Implies(left.body, node.right))
+        var, body = _lifted(left, (node.right,), ctx)
+        return dual(var, Implies(body, node.right))
+
+
+def _needs_renaming(q: Forall | Exists, others: tuple[Formula, ...]) -> bool:
+    """Whether lifting `q` over `others` would nest a quantifier of the same name: q's variable is bound in them."""
+    return any(q.var in all_vars(b) for b in others)
+
+
+def _renaming_note(q: Forall | Exists, others: tuple[Formula, ...]) -> str:
+    """The suffix of MR-E1.3's law when the lifted quantifier is an α-variant (so reports can count those)."""
+    return " with α-renaming" if _needs_renaming(q, others) else ""
+
+
+def _lifted(q: Forall | Exists, others: tuple[Formula, ...], ctx: RewriteContext) -> tuple[str, Formula]:
+    """The variable and body of the quantifier to lift over `others`: q's own, or a fresh α-variant.
+
+    The α-variant Qy φ[x := y] (y used nowhere in the case; capture-avoiding substitution) is needed only when x is
+    bound in `others`; x free there is excluded by the side condition, so φ ∘ ψ keeps its meaning under Qy.
+    """
+    if not _needs_renaming(q, others):
+        return q.var, q.body
+    y = fresh_variable(ctx.avoid)
+    return y, substitute(q.body, q.var, Var(y))
 
 
 def _is_canonical(args: tuple[Formula, ...]) -> bool:
@@ -427,14 +508,50 @@ class AlphaRenaming(FormulaRelation):
 
     Forward sites are the paper's conflicts: a quantified operand of ∧/∨ whose variable occurs (free or bound)
     in another operand. Extended: any other quantifier, renamed although nothing forces it, so the relation
-    applies to every quantified formula. The fresh y is the first of x, y, z, w, v, u, x1, … used nowhere in
-    the case (no variable, constant or predicate of that name), so it never shadows or reads as a constant.
+    applies to every quantified formula; the law says "of a clashing variable" when x also occurs in the same
+    formula outside the quantifier's scope (free, bound by another quantifier, or bound by an enclosing Qx), and
+    plain "α-renaming" when it clashes with nothing. The fresh y is the first of x, y, z, w, v, u, x1, … used
+    nowhere in the case (no variable, constant or predicate of that name), so it never shadows or reads as a
+    constant.
+
+    Paper reading (`paper_site`): the forward sites and the clashing ones, never a variable that clashes with
+    nothing. The paper's E1.5 exists "to resolve variable name conflicts that hinder quantifier lifting" and "is
+    applicable only when a variable conflict blocks the application of MR-E1.3" (App. A.3), and Table 9's n = 22
+    is the paper's whole pool, where renaming any bound variable gives thousands. A clash outside the operand
+    level is the conflict met one level further up on the way to the prenex form (e.g. ∀x (P(x) → ∃x Q(x)), or
+    ∃y in both sides of an →); with it the estimate is 4–26 at the paper's FOLIO size (issue25_paper_reading.md §2).
     """
 
     id = "MR-E1.5"
     name = "α-renaming"
     law = "(Qx φ) ∘ ψ ⇝ (Qy φ[x := y]) ∘ ψ   (x ∈ Var(ψ), y ∉ Var(φ) ∪ Var(ψ))"
     directions = ("forward", "extended")
+
+    _CLASHING = "α-renaming of a clashing variable"
+
+    def _iter_sites(self, case: Case, opts: Options) -> Iterator[Site]:
+        """The operand-level sites of `_node_sites`; an extended one is relabelled when its variable clashes.
+
+        A clash needs the whole target formula, which `_node_sites` does not see.
+        """
+        occurrences: dict[int | None, Counter[str]] = {}
+        for site in super()._iter_sites(case, opts):
+            if site.direction == "extended":
+                formula = case.conclusion_fol if site.target is None else case.premises_fol[site.target]
+                if site.target not in occurrences:
+                    occurrences[site.target] = _name_occurrences(formula)
+                node = at(formula, site.path)
+                assert isinstance(node, (Forall, Exists))
+                if occurrences[site.target][node.var] > _name_occurrences(node)[node.var]:
+                    site = Site(site.target, site.path, site.direction, self._clashing_law(node), site.detail)
+            yield site
+
+    def _clashing_law(self, node: Forall | Exists) -> str:
+        return f"{self._CLASHING} ({_quantifier_symbol(node)})"
+
+    def paper_site(self, site: Site) -> bool:
+        """Forward (the law's ∧/∨ conflict) or a clashing variable; never a rename that resolves nothing."""
+        return site.direction == "forward" or site.law.startswith(self._CLASHING)
 
     def _node_sites(self, node: Formula, parent: Formula | None, path: Path) -> Iterator[NodeSite]:
         if not isinstance(node, (Forall, Exists)):
@@ -450,6 +567,18 @@ class AlphaRenaming(FormulaRelation):
         assert isinstance(node, (Forall, Exists))
         y = fresh_variable(ctx.avoid)
         return type(node)(y, substitute(node.body, node.var, Var(y)))
+
+
+def _name_occurrences(f: Formula) -> Counter[str]:
+    """How often each variable name occurs in `f`, as a term or as a quantifier's variable (MR-E1.5's clashes)."""
+    counts: Counter[str] = Counter()
+    for _, node, _ in _walk(f):
+        if isinstance(node, (Forall, Exists)):
+            counts[node.var] += 1
+        elif isinstance(node, (Atom, Eq)):
+            args = node.args if isinstance(node, Atom) else (node.left, node.right)
+            counts.update(t.name for t in args if isinstance(t, Var))
+    return counts
 
 
 def _block(node: Formula) -> tuple[list[str], Formula]:
@@ -496,6 +625,11 @@ class QuantifierOrdering(FormulaRelation):
     Applied to every maximal block of ≥ 2 identical quantifiers with distinct variables, wherever it occurs
     (not only in a prenex prefix: the equivalence holds anywhere). Forward: a block not in canonical order is
     sorted. Extended: a block already in canonical order gets a seeded non-identity permutation.
+
+    Paper reading (`paper_site`): every block, forward and extended. Sorting only the out-of-order blocks gives
+    about 17 cases at the paper's FOLIO size, far below Table 9's 200 groups; every block gives about 257
+    (issue25_paper_reading.md §2). "Anywhere" is kept: a rule schema "applies to arbitrary subformulas" (§3.3.1),
+    and each block heads the prenex prefix of its own sub-formula.
     """
 
     id = "MR-E1.6"
@@ -527,6 +661,10 @@ class QuantifierOrdering(FormulaRelation):
         for v in reversed(order):
             out = quantifier(v, out)
         return out
+
+    def paper_site(self, site: Site) -> bool:
+        """Every block (see the class docstring)."""
+        return True
 
 
 # =========================================================================== MR-E2
@@ -697,12 +835,24 @@ class Distributivity(FormulaRelation):
     Introduction: factoring, the law read backwards: (φ ∧ ψ) ∨ (φ ∧ θ) ⇝ φ ∧ (ψ ∨ θ) and
     (φ ∨ ψ) ∧ (φ ∨ θ) ⇝ φ ∨ (ψ ∧ θ); and, so that it applies to every formula, the distributive (Shannon)
     expansions over a seeded atom ψ: φ ⇝ (φ ∧ ψ) ∨ (φ ∧ ¬ψ) and φ ⇝ (φ ∨ ψ) ∧ (φ ∨ ¬ψ).
+
+    Extended: one distribution step on φ ⊕ ψ read as (φ ∧ ¬ψ) ∨ (¬φ ∧ ψ), i.e. the forward law X ∨ (Y ∧ Z) ⇝
+    (X ∨ Y) ∧ (X ∨ Z) with X = φ ∧ ¬ψ:  φ ⊕ ψ ⇝ ((φ ∧ ¬ψ) ∨ ¬φ) ∧ ((φ ∧ ¬ψ) ∨ ψ).
+
+    Paper reading (`paper_site`): forward plus this ⊕ step. The paper's symbol set has no ⊕ (App. A; its
+    translation prompt has no rule for it), yet ProverQA, ⊕ in most cases, was used in full, so its pipeline must
+    have encoded ⊕; the FOLIO tooling it cites (Logic-LM's Prover9 converter) writes A ⊕ B as
+    (A ∧ ¬B) ∨ (¬A ∧ B), where the forward law applies. Forward alone gives 40–77 cases at the paper's sizes,
+    short of Table 9's 200 groups; with the ⊕ step about 1,190 (issue25_paper_reading.md §1.3, §2). This is an
+    inference about the paper's encoding, not its text. The step is `paper_only`: older modes stay as before.
     """
 
     id = "MR-E2.4"
     name = "Distributivity law"
     law = "φ ∧ (ψ ∨ θ) ⇝ (φ ∧ ψ) ∨ (φ ∧ θ); φ ∨ (ψ ∧ θ) ⇝ (φ ∨ ψ) ∧ (φ ∨ θ)"
-    directions = ("forward", "introduction")
+    directions = ("forward", "introduction", "extended")
+
+    _XOR = "distributivity (⊕ read as (φ ∧ ¬ψ) ∨ (¬φ ∧ ψ))"
 
     def _node_sites(self, node: Formula, parent: Formula | None, path: Path) -> Iterator[NodeSite]:
         if isinstance(node, (And, Or)):
@@ -720,11 +870,17 @@ class Distributivity(FormulaRelation):
                         common = _common_factor(x, y)
                         if common is not None:
                             yield "introduction", f"factoring ({_sym(x)})", (i, j, *common)
+        if isinstance(node, Xor):
+            yield "extended", self._XOR, ()
         if not _constant(node):
             yield "introduction", "distributive expansion (∨ of ∧)", ()
             yield "introduction", "distributive expansion (∧ of ∨)", ()
 
     def _rewrite(self, node: Formula, site: Site, ctx: RewriteContext) -> Formula:
+        if site.law == self._XOR:
+            assert isinstance(node, Xor)
+            first = And((node.left, Not(node.right)))  # the DNF's first disjunct; Not, as MR-E1.1 writes ⊕
+            return And((Or((first, Not(node.left))), Or((first, node.right))))
         if site.law.startswith("distributivity"):
             assert isinstance(node, (And, Or))
             i, j = site.detail
@@ -756,6 +912,14 @@ class Distributivity(FormulaRelation):
         if site.law == "distributive expansion (∨ of ∧)":
             return Or((And((node, psi)), And((node, Not(psi)))))
         return And((Or((node, psi)), Or((node, Not(psi)))))
+
+    def paper_site(self, site: Site) -> bool:
+        """Forward, and the ⊕ step (see the class docstring)."""
+        return site.direction == "forward" or site.law == self._XOR
+
+    def paper_only(self, site: Site) -> bool:
+        """The ⊕ step was added for the paper's reading: the older modes skip it."""
+        return site.law == self._XOR
 
 
 MR_E1: tuple[Relation, ...] = (

@@ -14,9 +14,23 @@ Vocabulary of `FollowUp.direction` (one value per follow-up; a composed chain jo
   written, with no instance of MR-E2.3) and MR-E1.1–E1.3 (φ ∨ ψ ⇝ ¬φ → ψ, φ ⇝ ¬¬φ, quantifier lowering). These
   apply to (almost) every formula.
 * ``"extended"``: a valid equivalence of the same family that the paper's side condition does not cover:
-  exclusive-or elimination (MR-E1.1), quantifier lifting out of an implication (MR-E1.3), a seeded reordering
-  of operands already in canonical order (MR-E1.4), α-renaming of a bound variable without a conflict (MR-E1.5),
-  a seeded reordering of a quantifier block already in canonical order (MR-E1.6).
+  exclusive-or elimination (MR-E1.1), pushing a negation into →, ↔ or ⊕ (MR-E1.2), quantifier lifting out of an
+  implication (MR-E1.3), a seeded reordering of operands already in canonical order (MR-E1.4), α-renaming of a
+  bound variable that is not an operand-level conflict (MR-E1.5), a seeded reordering of a quantifier block
+  already in canonical order (MR-E1.6), one distribution step on φ ⊕ ψ read as (φ ∧ ¬ψ) ∨ (¬φ ∧ ψ) (MR-E2.4).
+
+`direction` says what the rewrite is relative to the law's text; `FollowUp.variant` says whether it is in the
+paper's reading of the law (issue #25, `lgmt_tasks/lgmt/issue25_paper_reading.md`), which is not the same thing:
+some "extended" sites are what the paper's counts (Table 9) and Appendix A imply the paper applied. Vocabulary of
+`variant` (one value per follow-up; a chain joins its steps' values with `+`, like `direction`):
+
+* ``"paper"``: the site is in the paper's reading (`Relation.paper_site`): every MR-S, MR-P and MR-C follow-up,
+  every forward MR-E follow-up, and the extended sites the reading adds (MR-E1.2's negated →/↔/⊕, MR-E1.5's
+  clashing variable, MR-E1.6's canonical block, MR-E2.4's ⊕ step).
+* ``"introduction"`` / ``"extended"``: the site's `direction`, for a site outside the paper's reading (what
+  `direction="any"` or `"introduction"` adds).
+
+A report can thus split any build into the paper's law and our variants with one column.
 
 `FollowUp.law` names the specific rule used (e.g. ``"De Morgan (∧)"``, ``"absorption (∨) introduction"``).
 """
@@ -43,6 +57,17 @@ equivalent to the formula it replaces, and everything else is unchanged, so the 
 
 LABEL_OBLIGATION: LabelObligation = ("label",)
 
+PAPER_VARIANT = "paper"
+"""`FollowUp.variant` of a follow-up whose site is in the paper's reading of its law."""
+
+
+def default_variant(direction: str) -> str:
+    """The variant of a follow-up whose relation keeps the default reading (the paper's law = its forward sites).
+
+    A chain's ``"forward+introduction"`` gives ``"paper+introduction"``.
+    """
+    return "+".join(PAPER_VARIANT if d == "forward" else d for d in direction.split("+"))
+
 
 @dataclass(frozen=True)
 class FollowUp:
@@ -62,6 +87,9 @@ class FollowUp:
         obligation: The proof obligation (see `Obligation`).
         renaming: For MR-S, the net renaming as (kind, old, new) with kind "constant" | "predicate".
         law: The specific rule applied (e.g. "implication elimination"); chains join with "+".
+        variant: "paper" | "introduction" | "extended" (see the module docstring); chains join with "+". Left
+            empty, it is derived from `direction` ("forward" is "paper", any other value is kept), which is right
+            for every relation without a `paper_site` override; the MR-E relations always set it.
         steps: For a composed chain, the follow-up of each step, each relative to the previous step's case.
     """
 
@@ -77,9 +105,12 @@ class FollowUp:
     obligation: Obligation
     renaming: tuple[tuple[str, str, str], ...] = ()
     law: str = ""
+    variant: str = ""
     steps: tuple[FollowUp, ...] = field(default=(), repr=False)
 
     def __post_init__(self) -> None:
+        if not self.variant:  # never empty: the builder writes it as the `variant` column
+            object.__setattr__(self, "variant", default_variant(self.direction))
         object.__setattr__(self, "premises_fol", tuple(self.premises_fol))
         object.__setattr__(self, "premise_origin", tuple(self.premise_origin))
         if len(self.premise_origin) != len(self.premises_fol):

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from lgmt_tasks.lgmt.relations.base import Relation
+from lgmt_tasks.lgmt.relations.base import Options, Relation
 from lgmt_tasks.lgmt.relations.catalogue import RELATIONS
 from lgmt_tasks.lgmt.relations.followup import FollowUp
 from lgmt_tasks.sources.case import Case
@@ -33,7 +33,8 @@ def applicability(
     Args:
         cases: Any cases (e.g. one source dataset).
         relations: Relations to survey (default: all 20).
-        **options: Relation options (e.g. `direction="forward"` for the paper's own applicability).
+        **options: Relation options (e.g. `direction="paper"`, the default, for the paper's reading of each law;
+            `direction="forward"` for the laws as written).
     """
     return {r.id: (sum(1 for c in cases if r.applies(c, **options)), len(cases)) for r in _relations(relations)}
 
@@ -41,14 +42,19 @@ def applicability(
 def direction_counts(cases: Sequence[Case], relation: Relation, **options: object) -> Counter[str]:
     """Count the cases with at least one site of each direction of `relation`.
 
-    Options other than `direction` apply.
+    Every site counts (`Relation.all_sites`, including the sites only the paper's reading uses), except with
+    `direction="paper"`: then only the paper's sites (`Relation.paper_site`) count, so the split shows which
+    directions make up the paper pool (e.g. MR-E1.2's forward De Morgan steps and extended negated →/↔/⊕).
+    Other `direction` values select nothing here (they are modes of `apply`, not kinds of site); the other
+    options apply.
     """
     counts: Counter[str] = Counter()
     opts = {k: v for k, v in options.items() if k != "direction"}
+    paper = options.get("direction") == "paper"
+    Options.parse(options)  # an invalid direction is an error here too
     for case in cases:
-        for direction in {s.direction for s in relation.sites(case, direction="forward", **opts)} | {
-            s.direction for s in relation.sites(case, direction="introduction", **opts)
-        }:
+        sites = relation.all_sites(case, **opts)
+        for direction in {s.direction for s in sites if not paper or relation.paper_site(s)}:
             counts[direction] += 1
     return counts
 

@@ -20,7 +20,7 @@ DEFAULT_MAX_CALLS = 40
 
 async def _shrink_all(run: Any, limit: int | None, max_calls: int, timeout_ms: int, rlimit: int | None) -> list[Any]:
     from lgmt_tasks.lgmt.shrink.asker import Asker
-    from lgmt_tasks.lgmt.shrink.derive import Original, original_site, relation_of
+    from lgmt_tasks.lgmt.shrink.derive import Original, relation_of, replay
     from lgmt_tasks.lgmt.shrink.logs import ShrinkInputError, case_of
     from lgmt_tasks.lgmt.shrink.output import summary
     from lgmt_tasks.lgmt.shrink.search import shrink_group
@@ -36,8 +36,8 @@ async def _shrink_all(run: Any, limit: int | None, max_calls: int, timeout_ms: i
         if row.get("extra_followups"):
             raise ShrinkInputError(f"{where}: groups with several follow-ups (--followups k) are not shrunk")
         case = case_of(row, where)
-        site = original_site(relation, case, row, run.options, run.seed)
-        original = Original(row, case, relation, site, run.options)
+        site, options = replay(relation, case, row, run.options, run.seed)
+        original = Original(row, case, relation, site, options)
         outcome = await shrink_group(
             original, asker, max_calls=max_calls, seed=run.seed, timeout_ms=timeout_ms, rlimit=rlimit
         )

@@ -10,7 +10,8 @@ status `undecided` (the prover could not decide within its limits: counted, neve
 Which site. The relation is applied at the site that corresponds best to the original group's site: the same law,
 at the premise the original rewrote (followed through drops and replacements by `Shape.origin`), at the same
 path, in the same direction — each preference in that order, then the relation's own site order. The original
-site is found by replaying the build's seeded choice (`original_site`).
+site is found by replaying the build's seeded choice (`original_site`), under the log's relation options or, for rows
+the log's task did not build (`-T dataset=`), the options that give the row's follow-up (`replay`).
 
 English. A premise (or conclusion) whose formula is unchanged keeps the original sentence; every other formula is
 written by the template realiser (`lgmt_tasks.logic.realize`), with one lexicon over the smaller case and its
@@ -23,12 +24,13 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from lgmt_tasks.ids import derived_seed
 from lgmt_tasks.lgmt.build import make_row
 from lgmt_tasks.lgmt.english import common_noun_constants
 from lgmt_tasks.lgmt.relations import RELATIONS, Case, FollowUp, Relation, Site
+from lgmt_tasks.lgmt.relations.base import Direction, Fuse
 from lgmt_tasks.lgmt.relations.check import verify
 from lgmt_tasks.lgmt.shrink.candidates import Shape
 from lgmt_tasks.logic.lexicon import lexicon_for
@@ -46,7 +48,7 @@ class Original:
         case: The source case, with its English and proven label.
         relation: The group's relation.
         site: The site the build used, or None when it could not be replayed.
-        options: The relation options of the build (`names`, `direction`).
+        options: The relation options of the build (`names`, `direction`, `fuse`).
     """
 
     row: Mapping[str, Any]
@@ -115,6 +117,30 @@ def original_site(
         return site
     # Another seed or a hand-made row: the first site that gives the row's follow-up.
     return next((s for s in sites if gives_row(s, _rng(seed, relation.id, case))), None)
+
+
+def replay(
+    relation: Relation, case: Case, row: Mapping[str, Any], options: Mapping[str, str], seed: int
+) -> tuple[Site | None, Mapping[str, str]]:
+    """The site the build used, and the relation options that give it: the log's, else the first others that do.
+
+    A task run on a `-T dataset=` folder records its own `direction` and `p4` arguments, which did not make the
+    folder's rows (a folder built with `direction=any`, say, evaluated by a task whose default is `paper`). When the
+    row's follow-up is not made at any site under the log's options, every other `direction` and MR-P4 `fuse` is
+    tried, so the smaller groups are made by the same kind of site as the original; the log's options, and no site,
+    when none gives it.
+    """
+    site = original_site(relation, case, row, options, seed)
+    if site is not None:
+        return site, options
+    for direction in get_args(Direction):
+        for fuse in get_args(Fuse):
+            other = {**options, "direction": direction, "fuse": fuse}
+            if other != dict(options):
+                site = original_site(relation, case, row, other, seed)
+                if site is not None:
+                    return site, other
+    return None, options
 
 
 def _preference(site: Site, shape: Shape, original: Original) -> tuple[bool, ...]:

@@ -7,7 +7,9 @@ parsed back with our parser.
 
 How the model was asked is taken from the log too: the model name and its arguments, the generate config
 (`log.plan.config` merged with `log.eval.model_generate_config`), and the task arguments that shape the prompts
-(`prompting`, `prefill`) and the relations (`names`, `seed`).
+(`prompting`, `prefill`) and the relations (`names`, `direction`, `p4`, `seed`). A log that does not record
+`direction` or `p4` gets the default of its task version: `any` and `replace` up to version 3-B, `paper` and `add`
+from 4-A on (`relation_options`).
 
 Only LGMT logs are accepted. The lexical suite's groups are perturbations of English sentences, not FOL: nothing
 here could shrink them while keeping its claim proven, so a lexical log (or any other suite's) is refused with an
@@ -64,7 +66,7 @@ class LoggedRun:
         path: The log file.
         task: The task name (`lgmt_tasks/mr_e`).
         ask: How the model was asked.
-        options: The relation options (`names`, `direction`).
+        options: The relation options (`names`, `direction`, `fuse`).
         seed: The build seed (task argument `seed`).
         groups: The violating groups' rows, in log order.
         samples: How many groups the log scored.
@@ -77,6 +79,31 @@ class LoggedRun:
     seed: int
     groups: list[dict[str, Any]]
     samples: int
+
+
+OLD_OPTIONS: Mapping[str, str] = {"direction": "any", "fuse": "replace"}
+"""The relation options of every LGMT task up to version 3-B, which had no `direction` or `p4` argument."""
+
+NEW_OPTIONS: Mapping[str, str] = {"direction": "paper", "fuse": "add"}
+"""The defaults of `direction` and `p4` from task version 4-A on (the paper's reading and MR-P4 fusion)."""
+
+
+def _before_4(version: object) -> bool:
+    """Whether a task version is 3-B or older (an int, as before the "N-X" scheme, or N ≤ 3)."""
+    if isinstance(version, int):
+        return True
+    head = str(version).split("-", 1)[0].strip()
+    return head.isdigit() and int(head) <= 3
+
+
+def relation_options(args: Mapping[str, Any], version: object) -> dict[str, str]:
+    """The relation options a log's groups were built with: its task arguments, else its version's defaults."""
+    defaults = OLD_OPTIONS if _before_4(version) else NEW_OPTIONS
+    return {
+        "names": str(args.get("names") or "abstract"),
+        "direction": str(args.get("direction") or defaults["direction"]),
+        "fuse": str(args.get("p4") or defaults["fuse"]),
+    }
 
 
 def _violates(sample: EvalSample) -> bool:
@@ -175,7 +202,7 @@ def read_run(path: str | Path, *, model: str | None = None) -> LoggedRun:
         path=where,
         task=task,
         ask=ask,
-        options={"names": str(args.get("names") or "abstract"), "direction": "any"},
+        options=relation_options(args, log.eval.task_version),
         seed=int(args.get("seed") or 0),
         groups=groups,
         samples=len(ids),

@@ -29,7 +29,7 @@ def all_results(mr: str, premise: str, seeds: int = 60, **options: object) -> se
 @pytest.mark.parametrize("mr", E)
 def test_formula_relations_rewrite_one_premise_and_record_an_equivalence(mr):
     c = case("∀x (P(x) → (Q(x) ∨ ¬¬R(x)))", "P(a) ∧ (∀x Q(x)) ∧ ∀y ∀x Likes(x, y)", conclusion="R(a)")
-    fu = apply(mr, c, 3)
+    fu = apply(mr, c, 3, direction="any")
     assert fu is not None
     assert fu.mr == mr and fu.category == "MR-E"
     assert fu.premise_origin.count(None) == 1
@@ -43,10 +43,11 @@ def test_formula_relations_rewrite_one_premise_and_record_an_equivalence(mr):
 
 
 @pytest.mark.parametrize("mr", E)
-def test_same_seed_same_followup(mr):
+@pytest.mark.parametrize("direction", ["any", "paper"])
+def test_same_seed_same_followup(mr, direction):
     c = case("∀x (P(x) → (Q(x) ∨ ¬¬R(x)))", "P(a) ∧ (∀x Q(x)) ∧ ∀y ∀x Likes(x, y)", conclusion="R(a)")
     for seed in range(5):
-        assert apply(mr, c, seed) == apply(mr, c, seed)
+        assert apply(mr, c, seed, direction=direction) == apply(mr, c, seed, direction=direction)
 
 
 @pytest.mark.parametrize("mr", E)
@@ -64,7 +65,7 @@ def test_different_seeds_reach_different_sites(mr):
 @pytest.mark.parametrize("mr", E)
 def test_scope_conclusion_rewrites_the_conclusion(mr):
     c = case("P(a)", conclusion="∀x ∀y ((P(x) ∧ ¬¬Q(y)) → (Likes(x, y) ∨ ∃z P(z)))")
-    fu = apply(mr, c, 1, scope="conclusion")
+    fu = apply(mr, c, 1, scope="conclusion", direction="any")
     assert fu is not None
     assert fu.conclusion_changed and fu.changed == "conclusion"
     assert fu.premises_fol == c.premises_fol and fu.premise_origin == (0,)
@@ -87,29 +88,29 @@ def test_e11_implication_and_biconditional_elimination():
 
 
 def test_e11_exclusive_or_is_extended():
-    fu = apply("MR-E1.1", case("P(a) ⊕ Q(a)"))
+    fu = apply("MR-E1.1", case("P(a) ⊕ Q(a)"), direction="any")
     assert fu.premises_fol[0] == parse("(P(a) ∨ Q(a)) ∧ (¬P(a) ∨ ¬Q(a))")
     assert fu.direction == "extended" and fu.law == "exclusive-or elimination"
 
 
 def test_e11_introduction():
-    assert only("MR-E1.1", "¬P(a) ∨ Q(a)") == parse("P(a) → Q(a)")
-    assert only("MR-E1.1", "P(a) ∨ Q(a) ∨ R(a)") == parse("¬P(a) → (Q(a) ∨ R(a))")
+    assert only("MR-E1.1", "¬P(a) ∨ Q(a)", direction="any") == parse("P(a) → Q(a)")
+    assert only("MR-E1.1", "P(a) ∨ Q(a) ∨ R(a)", direction="any") == parse("¬P(a) → (Q(a) ∨ R(a))")
     assert only("MR-E1.1", "(¬P(a) ∨ Q(a)) ∧ (¬Q(a) ∨ P(a))", direction="introduction") in {
         parse("P(a) ↔ Q(a)"),
         parse("(P(a) → Q(a)) ∧ (¬Q(a) ∨ P(a))"),
         parse("(¬P(a) ∨ Q(a)) ∧ (Q(a) → P(a))"),
     }
-    assert parse("P(a) ↔ Q(a)") in all_results("MR-E1.1", "(¬P(a) ∨ Q(a)) ∧ (¬Q(a) ∨ P(a))")
+    assert parse("P(a) ↔ Q(a)") in all_results("MR-E1.1", "(¬P(a) ∨ Q(a)) ∧ (¬Q(a) ∨ P(a))", direction="any")
 
 
 def test_e11_does_not_apply_without_connectives_to_eliminate_or_introduce():
-    assert not RELATIONS["MR-E1.1"].applies(case("P(a) ∧ ¬Q(b)", "∀x P(x)"))
+    assert not RELATIONS["MR-E1.1"].applies(case("P(a) ∧ ¬Q(b)", "∀x P(x)"), direction="any")
 
 
 def test_any_direction_prefers_forward_sites():
     c = case("P(a) → Q(a)", "P(b) ∨ Q(b)")
-    assert {fu.direction for fu in outcomes("MR-E1.1", c)} == {"forward"}
+    assert {fu.direction for fu in outcomes("MR-E1.1", c, direction="any")} == {"forward"}
     assert {fu.direction for fu in outcomes("MR-E1.1", c, direction="introduction")} == {"introduction"}
     assert RELATIONS["MR-E1.1"].applies(c, direction="forward")
     assert not RELATIONS["MR-E1.1"].applies(case("P(a) ∨ Q(a)"), direction="forward")
@@ -166,17 +167,17 @@ def test_e13_side_condition():
 
 
 def test_e13_extended_through_implication():
-    assert only("MR-E1.3", "Q(a) → ∀x P(x)") == parse("∀x (Q(a) → P(x))")
-    assert only("MR-E1.3", "(∀x P(x)) → Q(a)") == parse("∃x (P(x) → Q(a))")
-    assert only("MR-E1.3", "(∃x P(x)) → Q(a)") == parse("∀x (P(x) → Q(a))")
-    assert apply("MR-E1.3", case("Q(a) → ∀x P(x)")).direction == "extended"
+    assert only("MR-E1.3", "Q(a) → ∀x P(x)", direction="any") == parse("∀x (Q(a) → P(x))")
+    assert only("MR-E1.3", "(∀x P(x)) → Q(a)", direction="any") == parse("∃x (P(x) → Q(a))")
+    assert only("MR-E1.3", "(∃x P(x)) → Q(a)", direction="any") == parse("∀x (P(x) → Q(a))")
+    assert apply("MR-E1.3", case("Q(a) → ∀x P(x)"), direction="any").direction == "extended"
 
 
 def test_e13_introduction_lowers():
-    fu = apply("MR-E1.3", case("∀x (P(x) ∧ Q(a) ∧ R(x))"))
+    fu = apply("MR-E1.3", case("∀x (P(x) ∧ Q(a) ∧ R(x))"), direction="any")
     assert fu.direction == "introduction"
     assert fu.premises_fol[0] == parse("(∀x (P(x) ∧ R(x))) ∧ Q(a)")
-    assert not RELATIONS["MR-E1.3"].applies(case("∀x (P(x) ∧ R(x))"))
+    assert not RELATIONS["MR-E1.3"].applies(case("∀x (P(x) ∧ R(x))"), direction="any")
 
 
 # --------------------------------------------------------------------------- MR-E1.4
@@ -195,17 +196,17 @@ def test_e14_flatten_and_sort():
 
 
 def test_e14_extended_permutes_sorted_operands():
-    results = all_results("MR-E1.4", "P(a) ∧ Q(a) ∧ R(a)")
+    results = all_results("MR-E1.4", "P(a) ∧ Q(a) ∧ R(a)", direction="any")
     assert parse("P(a) ∧ Q(a) ∧ R(a)") not in results
     assert len(results) >= 3
     for f in results:
         assert sorted(f.args, key=canonical_key) == list(parse("P(a) ∧ Q(a) ∧ R(a)").args)
-    assert apply("MR-E1.4", case("P(a) ∧ Q(a)")).direction == "extended"
+    assert apply("MR-E1.4", case("P(a) ∧ Q(a)"), direction="any").direction == "extended"
 
 
 def test_e14_does_not_apply_to_identical_operands_only():
-    assert not RELATIONS["MR-E1.4"].applies(case("P(a) ∧ P(a)"))
-    assert not RELATIONS["MR-E1.4"].applies(case("∀x (P(x) → Q(x))"))
+    assert not RELATIONS["MR-E1.4"].applies(case("P(a) ∧ P(a)"), direction="any")
+    assert not RELATIONS["MR-E1.4"].applies(case("∀x (P(x) → Q(x))"), direction="any")
 
 
 @pytest.mark.parametrize(
@@ -243,13 +244,13 @@ def test_e15_fresh_variable_avoids_every_name_of_the_case():
 
 
 def test_e15_extended_renames_any_quantifier():
-    fu = apply("MR-E1.5", case("∀x (P(x) → Q(x))"))
+    fu = apply("MR-E1.5", case("∀x (P(x) → Q(x))"), direction="any")
     assert fu.direction == "extended"
     assert fu.premises_fol[0] == parse("∀y (P(y) → Q(y))")
 
 
 def test_e15_needs_a_quantifier():
-    assert not RELATIONS["MR-E1.5"].applies(case("P(a) ∧ Q(b)"))
+    assert not RELATIONS["MR-E1.5"].applies(case("P(a) ∧ Q(b)"), direction="any")
 
 
 # --------------------------------------------------------------------------- MR-E1.6
@@ -262,16 +263,17 @@ def test_e16_orders_a_block_by_first_occurrence():
 
 
 def test_e16_extended_permutes_a_canonical_block():
-    fu = apply("MR-E1.6", case("∃x ∃y ∃z (Likes(x, y) ∧ Likes(y, z))"))
+    fu = apply("MR-E1.6", case("∃x ∃y ∃z (Likes(x, y) ∧ Likes(y, z))"), direction="any")
     assert fu.direction == "extended"
     assert fu.premises_fol[0] != parse("∃x ∃y ∃z (Likes(x, y) ∧ Likes(y, z))")
-    assert all_results("MR-E1.6", "∃x ∃y ∃z (Likes(x, y) ∧ Likes(y, z))").__len__() >= 3
+    assert all_results("MR-E1.6", "∃x ∃y ∃z (Likes(x, y) ∧ Likes(y, z))", direction="any").__len__() >= 3
 
 
-def test_e16_needs_two_identical_adjacent_quantifiers():
-    assert not RELATIONS["MR-E1.6"].applies(case("∀x ∃y Likes(x, y)"))
-    assert not RELATIONS["MR-E1.6"].applies(case("∀x ∀x P(x)"))
-    assert RELATIONS["MR-E1.6"].applies(case("P(a) ∧ ∀x ∀y Likes(x, y)"))
+@pytest.mark.parametrize("direction", ["any", "paper"])
+def test_e16_needs_two_identical_adjacent_quantifiers(direction):
+    assert not RELATIONS["MR-E1.6"].applies(case("∀x ∃y Likes(x, y)"), direction=direction)
+    assert not RELATIONS["MR-E1.6"].applies(case("∀x ∀x P(x)"), direction=direction)
+    assert RELATIONS["MR-E1.6"].applies(case("P(a) ∧ ∀x ∀y Likes(x, y)"), direction=direction)
 
 
 # --------------------------------------------------------------------------- MR-E2.1
@@ -295,7 +297,7 @@ def test_e21_forward(source, expected):
 def test_e21_introduction():
     results = all_results("MR-E2.1", "P(a)", seeds=80, direction="introduction")
     assert parse("P(a) ∨ P(a)") in results and parse("P(a) ∧ P(a)") in results
-    assert parse("(P(a) ∨ (P(a) ∧ Q(b))) ∧ Q(b)") in all_results("MR-E2.1", "P(a) ∧ Q(b)", seeds=200)
+    assert parse("(P(a) ∨ (P(a) ∧ Q(b))) ∧ Q(b)") in all_results("MR-E2.1", "P(a) ∧ Q(b)", seeds=200, direction="any")
     fu = apply("MR-E2.1", case("P(a)"), direction="introduction")
     assert fu.direction == "introduction" and fu.law.endswith("introduction")
 
@@ -323,9 +325,9 @@ def test_e22_forward():
 
 
 def test_e22_introduction():
-    results = all_results("MR-E2.2", "P(a)", seeds=80)
+    results = all_results("MR-E2.2", "P(a)", seeds=80, direction="any")
     assert results == {parse("P(a) ∧ (Rain ∨ ¬Rain)"), parse("P(a) ∨ (Rain ∧ ¬Rain)")}
-    at_top = all_results("MR-E2.2", "P(a) ∧ ⊤", seeds=200)
+    at_top = all_results("MR-E2.2", "P(a) ∧ ⊤", seeds=200, direction="any")
     assert parse("P(a) ∧ (Rain ∨ ¬Rain)") in at_top and parse("P(a) ∧ (P(a) ∨ ¬P(a))") in at_top
 
 
@@ -347,7 +349,7 @@ def test_e23_forward(source, expected):
 
 
 def test_e23_introduction():
-    results = all_results("MR-E2.3", "P(a)", seeds=80)
+    results = all_results("MR-E2.3", "P(a)", seeds=80, direction="any")
     assert results == {
         parse("P(a) ∧ ⊤"),
         parse("P(a) ∨ ⊥"),
@@ -379,5 +381,5 @@ def test_e24_introduction_factoring_and_expansion():
     assert parse("P(a) ∨ (Q(a) ∧ R(a))") in all_results(
         "MR-E2.4", "(P(a) ∨ Q(a)) ∧ (P(a) ∨ R(a))", direction="introduction"
     )
-    results = all_results("MR-E2.4", "P(a)")
+    results = all_results("MR-E2.4", "P(a)", direction="any")
     assert results == {parse("(P(a) ∧ Rain) ∨ (P(a) ∧ ¬Rain)"), parse("(P(a) ∨ Rain) ∧ (P(a) ∨ ¬Rain)")}

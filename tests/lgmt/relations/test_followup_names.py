@@ -8,7 +8,7 @@ from lgmt_tasks.lgmt.english import case_lexicon, common_noun_constants, followu
 from lgmt_tasks.lgmt.relations.followup import LABEL_OBLIGATION, FollowUp
 from lgmt_tasks.logic.parse import parse
 from lgmt_tasks.logic.read import read
-from lgmt_tasks.logic.syntax import TRUE, And, signature
+from lgmt_tasks.logic.syntax import TRUE, And, Formula, signature
 from lgmt_tasks.sources.case import Case
 from lgmt_tasks.sources.generated import generate_cases
 
@@ -24,11 +24,11 @@ CASE = Case(
 )
 
 
-def _conclusion_and_true(case: Case) -> FollowUp:
-    """MR-C1's shape: the conclusion conjoined with ⊤, so the conclusion is realised by the template."""
+def _conclusion_and_true(case: Case, conclusion: Formula | None = None) -> FollowUp:
+    """MR-C1's shape: the conclusion (or another formula) conjoined with ⊤, so the conclusion is realised."""
     return FollowUp(
         premises_fol=case.premises_fol,
-        conclusion_fol=And((case.conclusion_fol, TRUE)),
+        conclusion_fol=And((case.conclusion_fol if conclusion is None else conclusion, TRUE)),
         premise_origin=tuple(range(len(case.premises_fol))),
         conclusion_changed=True,
         mr="MR-C1",
@@ -45,14 +45,21 @@ def test_only_constants_the_source_writes_in_lower_case_are_common_nouns() -> No
 
 
 def test_realised_conclusion_capitalises_names_keeps_common_nouns_and_reads_back() -> None:
-    followup = _conclusion_and_true(CASE)
+    # a formula that is no source sentence's, so the template says all of it (issue #26 splices the others)
+    followup = _conclusion_and_true(CASE, parse("Hires(tom, company) ∧ ResidentOf(company, lawtonPark)"))
     english = followup_english(CASE, followup)
-    assert english.conclusion_realised
+    assert english.conclusion_realised and not english.conclusion_spliced
     assert english.conclusion == (
-        "Both both company hires Tom and Tom is resident of Lawton Park, and it is logically true."
+        "Both both Tom hires company and company is resident of Lawton Park, and it is logically true."
     )
     assert english.premises == CASE.premises  # unchanged premises keep the source's sentences
     assert read(english.conclusion, case_lexicon(CASE, followup)) == followup.conclusion_fol
+
+
+def test_a_conclusion_that_is_the_source_conclusion_reuses_its_sentence() -> None:
+    english = followup_english(CASE, _conclusion_and_true(CASE))
+    assert english.conclusion_realised and english.conclusion_spliced
+    assert english.conclusion == "Both the company hires Tom, who lives in Lawton Park, and it is logically true."
 
 
 def test_a_generated_case_has_no_common_nouns_and_its_realised_names_are_capitalised() -> None:

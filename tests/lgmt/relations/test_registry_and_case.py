@@ -79,7 +79,7 @@ def test_followup_validates_its_provenance():
 
 def test_applicability_table():
     cases = [case("P(a) → Q(a)"), case("P(a) ∧ Q(a)", "R(b)")]
-    table = applicability(cases)
+    table = applicability(cases, direction="any")
     assert list(table) == PAPER_ORDER
     assert table["MR-E1.1"] == (1, 2)  # nothing to eliminate, and no ∨ to turn into → in P(a) ∧ Q(a)
     assert table["MR-E1.2"] == (2, 2)  # double negation introduction applies anywhere

@@ -21,13 +21,22 @@ cases = st.builds(
 
 
 @settings(max_examples=150, deadline=None)
-@given(cases, st.integers(0, 2**32 - 1), st.sampled_from(["forward", "introduction", "any"]))
+@given(cases, st.integers(0, 2**32 - 1), st.sampled_from(["paper", "forward", "introduction", "any"]))
 def test_every_followup_is_well_formed_and_reproducible(case, seed, direction):
     for mr, relation in RELATIONS.items():
         fu = relation.apply(case, random.Random(seed), direction=direction, names="natural")
         assert (fu is None) == (not relation.applies(case, direction=direction)), mr
+        sites = relation.sites(case, direction=direction)
+        if direction == "paper":  # a filter, no fallback
+            assert sites == [s for s in relation.all_sites(case) if relation.paper_site(s)], mr
+        else:  # the sites added for the paper's reading leave the older modes unchanged
+            assert not any(relation.paper_only(s) for s in sites), mr
         if fu is None:
             continue
+        assert fu.variant in ("paper", "introduction", "extended"), mr
+        assert fu.variant == ("paper" if fu.direction == "forward" or direction == "paper" else fu.variant), mr
+        if fu.direction == "introduction":
+            assert fu.variant == "introduction", mr
         assert structural_problem(case, fu) is None, (mr, fu)
         assert fu == relation.apply(case, random.Random(seed), direction=direction, names="natural"), mr
         assert (fu.premises_fol, fu.conclusion_fol) != (case.premises_fol, case.conclusion_fol), mr

@@ -72,7 +72,9 @@ def _group(source_id: str, premises: list[str], conclusion: str, mr: str, target
         source_id,
     )
     relation = RELATIONS[mr]
-    site = next(s for s in relation.sites(case) if s.target == target and s.path == path)
+    # direction "any": the introduction sites of MR-E1.2 (φ ⇝ ¬¬φ), which the default `paper` reading leaves out; the
+    # log's task records its own default, so the shrinker finds the options that give these rows (`derive.replay`)
+    site = next(s for s in relation.sites(case, direction="any") if s.target == target and s.path == path)
     followup = relation._apply_at(case, site, random.Random(0), Options())
     assert followup is not None and verify(case, followup, source_label=case.label).proven
     return make_row(case, [followup])
