@@ -52,3 +52,12 @@ def test_no_shipped_quantifier_lifting_nests_a_variable_in_itself() -> None:
     assert lifted
     assert not [row["id"] for row in lifted if any(_shadows(parse(f)) for f in row["followup_premises_fol"])]
     assert _shadows(parse("∀x (P(x) ∧ ∃x Q(x))"))  # the check itself sees the 3-B shape
+
+
+def test_the_readmes_quote_the_shipped_group_count() -> None:
+    """The root README's table of committed datasets and the LGMT README say how many groups `datasets/lgmt` has."""
+    root = ROWS.parents[4]
+    count = f"{len(_rows()):,}"
+    assert f"| `datasets/lgmt` | {count} groups |" in (root / "README.md").read_text(encoding="utf-8")
+    lgmt_readme = (root / "lgmt_tasks" / "lgmt" / "README.md").read_text(encoding="utf-8")
+    assert f"The committed default build, `datasets/lgmt`, has {count} groups." in lgmt_readme
