@@ -6,11 +6,21 @@ The shared lm-eval and report tests have the same two fixtures (`tests/task_conf
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.report.scripted import make_runs
+
+
+@pytest.fixture
+def fresh_caches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Empty build and Inspect caches for one test, offline: nothing a previous test built or answered is reused."""
+    monkeypatch.setenv("LGMT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "inspect-cache"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
 
 
 @pytest.fixture(scope="session")

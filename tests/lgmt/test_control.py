@@ -37,12 +37,8 @@ FLIP = 0.3
 """The noisy models' chance of answering a call wrongly."""
 
 
-@pytest.fixture(autouse=True)
-def cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("LGMT_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "inspect-cache"))
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+pytestmark = pytest.mark.usefixtures("fresh_caches")
+"""Each test builds and evaluates with its own empty caches (`tests/lgmt/conftest.py`)."""
 
 
 def wrong(label: str) -> str:

@@ -52,12 +52,8 @@ TEMPLATE_MARK = "For all x,"
 """How the realiser begins a universal premise; the natural English of `CASES` never does."""
 
 
-@pytest.fixture(autouse=True)
-def cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("LGMT_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "inspect-cache"))
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+pytestmark = pytest.mark.usefixtures("fresh_caches")
+"""Each test builds and evaluates with its own empty caches (`tests/lgmt/conftest.py`)."""
 
 
 @pytest.fixture
