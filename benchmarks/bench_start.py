@@ -11,7 +11,8 @@ The start is the parent's `time.time()` just before it starts the child, so inte
 
 Each measurement is the median of `--repeats` runs, alternating task and baseline so both see the same load. The
 target (issue #17) is at most 3 s of our own time. Writes `benchmarks/results/start.json` and `.md` with the machine
-facts: a loaded machine makes every number larger, so compare runs made side by side.
+facts: a loaded machine makes every number larger, so compare runs made side by side. What installing the plugin
+costs every `inspect eval` (importing the entry point) and `lgmt --version` / `--help` are `bench_import.py`'s.
 
 Run from the repository root:
 

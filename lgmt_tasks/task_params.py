@@ -45,6 +45,12 @@ from rich.markup import escape
 
 TaskFunction = TypeVar("TaskFunction", bound=Callable[..., Task])
 
+Values = int | str | Sequence[int] | Sequence[str] | None
+"""What a multi-valued parameter accepts: one value, a list (`-T depth=[5,10]`), or a string `"5,10"` / `"5 10"`.
+
+Declared here, beside the checks, so that a task module's signature needs no import of its suite's loader (QMFOL's
+`depth`, `width`, ...; see `lgmt_tasks.qmfol.task`)."""
+
 TRUE_WORDS = frozenset({"true", "yes", "on", "1"})
 FALSE_WORDS = frozenset({"false", "no", "off", "0"})
 INTEGER = re.compile(r"[+-]?\d+")

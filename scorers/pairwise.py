@@ -32,7 +32,8 @@ prefer a Wilson interval on the counts.
 The noise floor (`-T control=true`, `CONTROL_KEYS`): the source asked a second time, unchanged, gives the control
 rate, the violation rate of no transformation at all, and `mvr_minus_control` (logged as `excess_mvr`), MVR above
 that floor with a paired 95% interval (`intervals.newcombe_paired_difference`). A relation whose interval reaches 0
-is not shown to be a defect beyond the model's own randomness.
+is not shown to be a defect beyond the model's own randomness; across relations the verdicts are Holm-corrected
+(`above_control_holm`).
 
 Empty input and zero denominators give NaN (value and standard error), not 0.0: a run in which nothing parsed has
 no violation rate, and 0.0 would read as a perfectly consistent model. A standard error needs two groups; with one
@@ -45,7 +46,8 @@ import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
-from lgmt_tasks.scorers.intervals import newcombe_paired_difference
+from lgmt_tasks.scorers.intervals import newcombe_one_sided_p, newcombe_paired_difference
+from lgmt_tasks.scorers.multiplicity import holm
 
 OUTCOME_KEYS: tuple[str, ...] = (
     "violation",
@@ -363,6 +365,8 @@ class Difference:
         mvr: MVR over the paired groups.
         control: The control rate over the paired groups.
         pairs: The number of paired groups (fractional after epoch reduction).
+        p_value: The one-sided p-value of MVR > control that the interval inverts (`intervals.newcombe_one_sided_p`):
+            below `ABOVE_ALPHA` exactly when `low` > 0. NaN when nothing was paired.
     """
 
     value: float
@@ -371,15 +375,38 @@ class Difference:
     mvr: float
     control: float
     pairs: float
+    p_value: float = math.nan
 
     @property
     def above_control(self) -> bool:
-        """Whether MVR is significantly above the control: the interval's lower bound is above 0.
+        """Whether MVR is significantly above the control, for this one test alone: the lower bound is above 0.
 
         Equivalent to a one-sided test at the 2.5% level that the violation rate exceeds the model's own flip rate.
-        False when nothing was paired (NaN bounds).
+        False when nothing was paired (NaN bounds). Right for one pre-specified test (all groups); across relations
+        use `above_control_holm`, which corrects for their number.
         """
         return self.low > 0
+
+
+ABOVE_ALPHA = 0.025
+"""The level of the one-sided test `above_control` (the 95% interval's lower bound above 0)."""
+
+
+def above_control_holm(differences: Mapping[str, Difference]) -> dict[str, tuple[float, bool]]:
+    """Holm-adjusted one-sided p-values and verdicts of a family of `Difference`s (one per relation).
+
+    Testing each of up to 20 relations at 2.5% would call one of them or more "above the control" by chance in 40%
+    of the runs of a model with no defect at all (1 − 0.975²⁰, for independent relations). Holm's step-down
+    (`multiplicity.holm`) over the relations' p-values (`Difference.p_value`) keeps the chance of any false verdict
+    at 2.5%, under any dependence between the relations, as `lgmt report --compare` does across relations. A
+    relation with nothing paired has a NaN p-value, is not counted in the family and is never above.
+
+    Returns:
+        Per key: (Holm-adjusted p-value, adjusted p < `ABOVE_ALPHA`).
+    """
+    keys = list(differences)
+    adjusted = holm([differences[key].p_value for key in keys])
+    return {key: (p, bool(p < ABOVE_ALPHA)) for key, p in zip(keys, adjusted, strict=True)}
 
 
 def control_outcome(source: str | None, followups: Sequence[str | None], control: str | None) -> dict[str, int]:
@@ -446,4 +473,5 @@ def mvr_minus_control(outcomes: Sequence[Outcome]) -> Difference:
     value, low, high = newcombe_paired_difference(both, max(0.0, first - both), max(0.0, second - both), pairs)
     if pairs <= 0:
         return Difference(math.nan, math.nan, math.nan, math.nan, math.nan, 0.0)
-    return Difference(value, low, high, first / pairs, second / pairs, pairs)
+    cells = (both, max(0.0, first - both), max(0.0, second - both), pairs)
+    return Difference(value, low, high, first / pairs, second / pairs, pairs, newcombe_one_sided_p(*cells))

@@ -9,7 +9,8 @@ code. Each rate is two metrics, its value (`mvr`) and its standard error (`mvr_s
 The noise-floor metrics (`control_metrics`, listed only by an LGMT task run with `-T control=true`) read the keys of
 `pairwise.CONTROL_KEYS`: `control_rate` (with `control_rate_stderr`), `excess_mvr` (MVR − control rate, on the
 groups where every answer parsed) with its 95% interval (`excess_mvr_low`, `excess_mvr_high`) and `above_control`
-(1 when the interval's lower bound is above 0), each also per relation (`control_rate_MR-E1.1`,
+(1 when the interval's lower bound is above 0; per relation, when the Holm-adjusted one-sided p across the
+relations is below 2.5%), each also per relation (`control_rate_MR-E1.1`,
 `excess_mvr_low_MR-E1.1`, `above_control_MR-E1.1`, ...). Not `mvr_minus_control`: a name starting `mvr_` reads as
 MVR's breakdown by a group of that name (`lgmt_tasks.report.headline`). The style control (`-T control=render`, the
 source re-rendered by the template realiser) reads the same keys and reports the same numbers under names of its own,
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from inspect_ai.scorer import Metric, SampleScore, metric
+from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
 from lgmt_tasks.scorers.outcomes import score_outcomes
 from lgmt_tasks.scorers.pairwise import (
@@ -33,6 +34,7 @@ from lgmt_tasks.scorers.pairwise import (
     Difference,
     Outcome,
     Rate,
+    above_control_holm,
     control_rate,
     mvr_minus_control,
 )
@@ -246,6 +248,40 @@ METRICS_OF_CONTROL: dict[str, dict[str, Callable[[], Metric]]] = {"repeat": CONT
 """Each control member's metrics (`vocabulary.CONTROLS` but `none`)."""
 
 
+@metric
+def holm_breakdown(key: str, prefix: str) -> Metric:
+    """`above_control` per value of a metadata key (`<prefix>_<value>`), Holm-corrected across the values.
+
+    The per-relation verdicts are one family: each relation's one-sided p-value (`Difference.p_value`) is adjusted
+    by Holm's step-down over the relations of the log (`pairwise.above_control_holm`), and a relation is 1.0 when
+    its adjusted p is below 2.5%. A plain `breakdown` would test each relation at 2.5% with no correction.
+
+    Args:
+        key: The sample metadata key to group by (`mr`).
+        prefix: The name before the value (`above_control` gives `above_control_MR-E1.1`).
+
+    Raises:
+        ValueError: Naming the sample, if a sample lacks `key` in its metadata or a control key in its score.
+    """
+
+    def compute(scores: list[SampleScore]) -> Value:
+        chunks: dict[str, list[SampleScore]] = {}
+        for score in scores:
+            metadata = score.sample_metadata or {}
+            if key not in metadata:
+                raise ValueError(f"Sample {score.sample_id} has no {key} metadata; {prefix} is grouped by it")
+            chunks.setdefault(str(metadata[key]), []).append(score)
+        differences = {name: mvr_minus_control(control_outcomes_of(chunk)) for name, chunk in chunks.items()}
+        verdicts = above_control_holm(differences)
+        return {f"{prefix}_{name}": float(verdicts[name][1]) for name in chunks}
+
+    return compute
+
+
+HOLM_CORRECTED = ("above_control", "above_render")
+"""The per-relation metrics that are one family (Holm across the relations), not a plain `breakdown`."""
+
+
 def control_metrics(control: str = "repeat", by: Sequence[str] = ("mr",)) -> list[Metric]:
     """A control's metrics overall, then broken down by each metadata key of `by` (`control_rate_MR-E1.1`, ...).
 
@@ -253,7 +289,10 @@ def control_metrics(control: str = "repeat", by: Sequence[str] = ("mr",)) -> lis
         control: `repeat` (the noise floor: `CONTROL_METRICS`) or `render` (the style control: `RENDER_METRICS`).
         by: The metadata keys to break down by.
 
-    The standard error is reported overall only; the breakdowns carry the interval instead.
+    The standard error is reported overall only; the breakdowns carry the interval instead. The overall
+    `above_control` is one test at 2.5% (one-sided); its breakdown is Holm-corrected across the values of the key
+    (`holm_breakdown`), so `above_control_MR-E1.1` says whether that relation is above the control after allowing
+    for the number of relations tested.
     """
     if control not in METRICS_OF_CONTROL:
         raise ValueError(f"control={control!r}: expected one of {', '.join(METRICS_OF_CONTROL)}")
@@ -261,5 +300,9 @@ def control_metrics(control: str = "repeat", by: Sequence[str] = ("mr",)) -> lis
     per_group = [name for name in metrics if not name.endswith("_stderr")]
     return [
         *(factory() for factory in metrics.values()),
-        *(breakdown(metrics[name], key, name) for key in by for name in per_group),
+        *(
+            holm_breakdown(key, name) if name in HOLM_CORRECTED else breakdown(metrics[name], key, name)
+            for key in by
+            for name in per_group
+        ),
     ]

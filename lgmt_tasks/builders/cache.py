@@ -10,6 +10,12 @@ A first use builds before the evaluation framework shows anything (LGMT's defaul
 minute), so a cache miss says so on stderr: what is being built and where it will be cached, the builder's own
 progress (its `progress` bars, and anything logged to `BUILD_LOGGER` at INFO, shown during the build), and how long
 it took. A cache hit prints nothing.
+
+A cache entry is checked before it is used: when it is written, the fingerprint of its rows (the one the evaluation
+log records, `lgmt_tasks.builders.repo_folder`) is stored beside its folder (`entry_record`), and a hit whose data
+files are unreadable (a truncated `test.jsonl.gz`, a disk that filled up) or no longer have that fingerprint is
+rebuilt, with one warning naming the file and `lgmt cache clear`, instead of failing every later run in `datasets`'
+traceback. An unwritable cache root is one `CacheDirError` naming it and `LGMT_CACHE_DIR`.
 """
 
 from __future__ import annotations
@@ -35,9 +41,82 @@ BUILD_LOGGER = "lgmt_tasks.build"
 """The logger a builder's stage messages go to; shown on stderr at INFO while a cache miss builds."""
 
 
+logger = logging.getLogger(__name__)
+
+
 def cache_root() -> Path:
     """`$LGMT_CACHE_DIR`, else `~/.cache/lgmt-tasks`."""
     return Path(os.environ.get("LGMT_CACHE_DIR") or Path.home() / ".cache" / "lgmt-tasks")
+
+
+class CacheDirError(ValueError):
+    """The cache root cannot be written: the message names it and the variable that moves it (one line)."""
+
+
+def check_writable(folder: Path) -> None:
+    """Make `folder` (under the cache root) if needed and check that a file can be created in it.
+
+    Raises:
+        CacheDirError: `LGMT_CACHE_DIR=<root>: cannot write the cache there (<reason>); set LGMT_CACHE_DIR to a
+            writable folder` (or, without the variable, the default root and how to move it).
+    """
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        os.rmdir(tempfile.mkdtemp(prefix=".lgmt-probe-", dir=folder))
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        given = os.environ.get("LGMT_CACHE_DIR")
+        where = f"LGMT_CACHE_DIR={given}" if given else f"the cache folder {cache_root()}"
+        raise CacheDirError(
+            f"{where}: cannot write the lgmt-tasks cache there ({reason}: {exc.filename or folder}); "
+            "set LGMT_CACHE_DIR to a writable folder"
+        ) from None
+
+
+RECORD_SUFFIX = ".fingerprint"
+"""A cache entry's record, beside its folder (`<suite>-<hash>.fingerprint`, the fingerprint of its rows): beside,
+not inside, so that the folder stays exactly what `lgmt build` writes (`lgmt_tasks.hub.output.is_build_folder`)."""
+
+
+def entry_record(folder: Path) -> Path:
+    """The file holding the fingerprint recorded for the cache entry `folder`."""
+    return folder.with_name(folder.name + RECORD_SUFFIX)
+
+
+def entry_problem(folder: Path) -> str | None:
+    """What is wrong with a cached build folder, or None when its rows are readable and have the recorded fingerprint.
+
+    An entry written before fingerprints were recorded is checked for readability only.
+    """
+    from lgmt_tasks.builders.repo_folder import DataFileError, read_folder
+
+    try:
+        facts = read_folder(folder)
+    except DataFileError as exc:
+        return f"data file {exc.path} {exc.problem}"
+    except (ValueError, OSError) as exc:
+        return str(exc)
+    try:
+        recorded = entry_record(folder).read_text(encoding="utf-8").strip()
+    except OSError:  # no record (an entry from before records, or a record removed): readable is enough
+        return None
+    if recorded and recorded != facts.fingerprint:
+        files = ", ".join(str(folder / name) for name in facts.data_files) or str(folder)
+        return f"{files}: the rows do not have the fingerprint recorded when the entry was written"
+    return None
+
+
+def record_entry(written: Path, target: Path) -> None:
+    """Record the fingerprint of a freshly written entry's rows (`written`, to be renamed `target`) beside `target`.
+
+    Written under a temporary name and renamed, so a reader sees the whole record or none.
+    """
+    from lgmt_tasks.builders.repo_folder import read_folder
+
+    record = entry_record(target)
+    tmp = record.with_name(f".{record.name}-{os.getpid()}")
+    tmp.write_text(read_folder(written).fingerprint + "\n", encoding="utf-8")
+    os.replace(tmp, record)
 
 
 BUILDS_DIR = "builds"
@@ -109,21 +188,33 @@ def cached_repo(suite: str, key: dict[str, Any], write: Callable[[Path], object]
         build_revision: The builder's `BUILD_REVISION`.
 
     The folder is written under a temporary name and renamed into place, so concurrent processes never see a
-    half-written build.
+    half-written build. A cached folder that is damaged (`entry_problem`) is removed and built again, with one
+    warning naming it.
+
+    Raises:
+        CacheDirError: The cache root cannot be written (on a miss).
     """
     digest = cache_digest(suite, key, build_revision)
     target = cache_root() / BUILDS_DIR / digest
     if (target / "README.md").exists():
-        with suppress(OSError):  # a read-only cache is fine
-            os.utime(target)  # the folder's time is its last use, which `lgmt cache list` shows
-        return target
-    target.parent.mkdir(parents=True, exist_ok=True)
+        problem = entry_problem(target)
+        if problem is None:
+            with suppress(OSError):  # a read-only cache is fine
+                os.utime(target)  # the folder's time is its last use, which `lgmt cache list` shows
+            return target
+        logger.warning(
+            f"{suite}: the cached build {target} is damaged ({problem}); building it again "
+            f"(`lgmt cache clear --suite {suite}` removes this suite's cached builds)"
+        )
+        discard(target)
+    check_writable(target.parent)
     tmp = Path(tempfile.mkdtemp(prefix=f".{digest}-", dir=target.parent))
     try:
         say(f"building {suite} dataset for {described(key)} (first use; cached in {target})...")
         started = time.monotonic()
         with stage_messages():
             write(tmp)
+        record_entry(tmp, target)
         say(f"built {suite} dataset in {time.monotonic() - started:.0f} s")
         try:
             tmp.rename(target)
@@ -133,6 +224,17 @@ def cached_repo(suite: str, key: dict[str, Any], write: Callable[[Path], object]
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return target
+
+
+def discard(folder: Path) -> None:
+    """Remove a damaged entry: renamed aside first (one atomic step other processes see), then deleted."""
+    aside = folder.with_name(f".{folder.name}-damaged-{os.getpid()}")
+    try:
+        folder.rename(aside)
+    except OSError:  # another process removed or replaced it meanwhile
+        return
+    shutil.rmtree(aside, ignore_errors=True)
+    entry_record(folder).unlink(missing_ok=True)
 
 
 def say(line: str) -> None:

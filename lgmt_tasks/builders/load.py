@@ -36,17 +36,18 @@ import json
 import logging
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple, ParamSpec
+from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec
 
-import datasets
-
-from lgmt_tasks.builders.cache import cached_repo
+from lgmt_tasks.builders.cache import cache_root, cached_repo, check_writable
 from lgmt_tasks.builders.order import Strata, round_robin
 from lgmt_tasks.builders.repo_folder import FolderFacts, check_folder, looks_like_path, no_such_folder
 from lgmt_tasks.builders.shipped import shipped_build
 from lgmt_tasks.hub.repo import load_dataset_repo
+
+if TYPE_CHECKING:  # annotations only: this module is imported by every task, so by Inspect's plugin import
+    import datasets
 
 logger = logging.getLogger(__name__)
 
@@ -88,7 +89,7 @@ class Loaded(NamedTuple):
         return {METADATA_KEY: self.metadata}
 
 
-Selector = Callable[[datasets.Dataset], Iterable[int]]
+Selector = Callable[["datasets.Dataset"], Iterable[int]]
 """The positions of the rows to keep, in order (computed from the rows, so never served from a cache)."""
 
 
@@ -117,6 +118,7 @@ def load_selected(
     strata: Strata | None = None,
     expected: Iterable[str] = (),
     unit: str = "rows",
+    build_only: Mapping[str, Any] | None = None,
 ) -> Loaded:
     """The selected rows of a dataset repository, or of a cached on-the-fly build, with their metadata.
 
@@ -131,6 +133,9 @@ def load_selected(
         strata: What to order the kept rows round-robin over (None: keep the repository's order).
         expected: The strata the parameters ask for; a warning names each that has no kept row.
         unit: What one row is, for the summary line (`groups`, `tests`, ...).
+        build_only: The parameters given (with a value other than their default) that only say how a build is made
+            (`per_skill`, `seed`, ...): with `dataset` they change nothing, and one warning says so
+            (`given_build_parameters` makes this mapping).
 
     Returns:
         The kept rows and their metadata.
@@ -141,6 +146,13 @@ def load_selected(
             '<dataset>'` or `no <selection> in <suite> build {<key>}`.
     """
     if dataset is not None:
+        if build_only:
+            given = ", ".join(f"{name}={value!r}" for name, value in build_only.items())
+            logger.warning(
+                f"{suite}: dataset={dataset!r} is read as it was built, so {given} "
+                f"{'has' if len(build_only) == 1 else 'have'} no effect (they choose what a build makes: pass them to "
+                f"`lgmt build {suite}`, or drop -T dataset to build on the fly)"
+            )
         rows, facts, source = read_argument(suite, dataset, revision)
         origin = f"dataset {dataset!r}"
     else:
@@ -163,10 +175,31 @@ def load_selected(
     if empty and strata is not None:
         metadata["empty_strata"] = empty
         logger.warning(
-            f"{suite}: no {unit} for {strata.name} {', '.join(empty)} in {origin} "
+            f"{suite}: no {unit} for {strata.name} {shortened(empty)} in {origin} "
             f"({len(per_stratum)} of the {len(per_stratum) + len(empty)} requested have some)"
         )
+    if dataset is not None and build_only:
+        metadata["ignored_parameters"] = dict(build_only)
     return Loaded(rows, metadata)
+
+
+def shortened(names: Sequence[str], longest: int = 12) -> str:
+    """`a, b, c` for a few names; `a, b, c, ... and 89 more (listed in the log's ...)` for many (one short line)."""
+    if len(names) <= longest:
+        return ", ".join(names)
+    shown = ", ".join(names[:3])
+    return f"{shown}, ... and {len(names) - 3} more (all listed in the log: eval.metadata.{METADATA_KEY}.empty_strata)"
+
+
+def given_build_parameters(values: Mapping[str, Any], *defaults: Mapping[str, Any]) -> dict[str, Any]:
+    """The build-only parameters whose value is no default: what `load_selected(build_only=...)` takes.
+
+    Args:
+        values: Parameter name → the value the loader got.
+        *defaults: Parameter name → its default, one mapping per front end (the task's, lm-eval's): a value equal to
+            one of them may not have been given, so it is not named.
+    """
+    return {name: value for name, value in values.items() if all(value != d.get(name) for d in defaults)}
 
 
 def rows_only(loader: Callable[P, Loaded]) -> Callable[P, datasets.Dataset]:
@@ -200,7 +233,7 @@ def read_build(suite: str, spec: BuildRecipe) -> tuple[datasets.Dataset, FolderF
     if shipped is not None:
         facts = check_folder(shipped.folder, suite)
         if facts.fingerprint == shipped.fingerprint:
-            rows = load_dataset_repo(shipped.folder)
+            rows = load_folder(shipped.folder)
             source: dict[str, Any] = {
                 "kind": "build",
                 "shipped_folder": str(shipped.folder),
@@ -219,7 +252,17 @@ def read_build(suite: str, spec: BuildRecipe) -> tuple[datasets.Dataset, FolderF
         )
     folder = cached_repo(suite, spec.key, spec.write, build_revision=spec.revision)
     source = {"kind": "build", "cache_folder": str(folder), "build_revision": spec.revision}
-    return load_dataset_repo(folder), check_folder(folder, suite), source
+    return load_folder(folder), check_folder(folder, suite), source
+
+
+def load_folder(folder: Path) -> datasets.Dataset:
+    """`load_dataset_repo(folder)`, after checking that the cache root it copies the rows into can be written.
+
+    Raises:
+        CacheDirError: Naming the cache root and `LGMT_CACHE_DIR` (instead of `datasets`' traceback).
+    """
+    check_writable(cache_root())
+    return load_dataset_repo(folder)
 
 
 def read_argument(
@@ -236,7 +279,7 @@ def read_argument(
     path = Path(dataset).expanduser()
     if path.is_dir():
         facts = check_folder(path, suite)
-        return load_dataset_repo(path), facts, {"kind": "folder", "path": str(path.resolve())}
+        return load_folder(path), facts, {"kind": "folder", "path": str(path.resolve())}
     if path.exists():
         raise ValueError(f"dataset={dataset!r}: {path.resolve()} is a file; pass the repository folder that holds it")
     if looks_like_path(dataset):

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import datasets
+if TYPE_CHECKING:  # annotations only: tasks import this module, so Inspect's plugin import would pay for `datasets`
+    import datasets
 
 
 @dataclass(frozen=True)

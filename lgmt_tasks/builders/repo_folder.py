@@ -144,23 +144,40 @@ def declared_data_files(folder: Path, card: dict[str, Any]) -> list[str]:
     return sorted(str(p.relative_to(folder)) for p in found if p.name.endswith(_DATA_SUFFIXES))
 
 
+class DataFileError(ValueError):
+    """A data file that cannot be read: the message names it and says what to do; `path` and `problem` say what.
+
+    Attributes:
+        path: The data file.
+        problem: What is wrong, without advice (`is missing`, `is not a valid gzip file (...)`), for callers that
+            give their own (the build cache rebuilds the entry).
+    """
+
+    def __init__(self, path: Path, problem: str, advice: str) -> None:
+        super().__init__(f"data file {path} {problem}; {advice}")
+        self.path = path
+        self.problem = problem
+
+
 def data_bytes(path: Path) -> bytes:
     """A data file's bytes, decompressed if it is named `.gz`.
 
     Raises:
-        ValueError: Naming the file, if it is missing or named `.gz` and is not a complete gzip stream.
+        DataFileError: Naming the file, if it is missing or named `.gz` and is not a complete gzip stream.
     """
     if not path.is_file():
-        raise ValueError(f"data file {path} is missing (the card lists it); rebuild the folder with `lgmt build`")
+        raise DataFileError(path, "is missing (the card lists it)", "rebuild the folder with `lgmt build`")
     raw = path.read_bytes()
     if not path.name.endswith(".gz"):
         return raw
     try:
         return gzip.decompress(raw)
     except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
-        raise ValueError(
-            f"data file {path} is not a valid gzip file ({exc}); it may be a Git LFS pointer or a partial download: "
-            "fetch it again (`git lfs pull`, or download the repository again) or rebuild the folder with `lgmt build`"
+        raise DataFileError(
+            path,
+            f"is not a valid gzip file ({exc})",
+            "it may be a Git LFS pointer or a partial download: fetch it again (`git lfs pull`, or download the "
+            "repository again) or rebuild the folder with `lgmt build`",
         ) from None
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import click
 
-from lgmt_tasks.builders.cache import cache_root, cached_builds, described
+from lgmt_tasks.builders.cache import cache_root, cached_builds, described, entry_record
 from lgmt_tasks.hub.repo import content_cache_dir
 from lgmt_tasks.models import _files as model_files
 from lgmt_tasks.suites import SUITES
@@ -236,6 +236,8 @@ def clear_command(builds: bool, suites: tuple[str, ...], model: bool, everything
         size = entry.size
         if not dry_run:
             shutil.rmtree(entry.path)
+            if entry.kind == "build":
+                entry_record(entry.path).unlink(missing_ok=True)  # the fingerprint recorded beside it
         removed += size
         click.echo(
             f"{'would remove' if dry_run else 'removed'} {entry.kind} {entry.suite} {human_size(size)} {entry.path}"

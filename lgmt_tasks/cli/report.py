@@ -81,7 +81,7 @@ class SampleSize(click.ParamType):
     "--compare",
     is_flag=True,
     help="Paired significance tests between the LOGS (two or more runs of one LGMT or lexical task on the same "
-    "dataset, paired on group ids): McNemar exact p, 95% bootstrap interval of the difference and Holm-adjusted p for "
+    "dataset, paired on group ids): McNemar exact p, 95% Newcombe interval of the difference, Holm-adjusted p for "
     "violations and consistent accuracy, overall and per relation; with --out, DIR/compare.csv|.md too.",
 )
 @click.option(
@@ -144,6 +144,13 @@ def report(
         )
     if shrink_folders and not out:
         raise click.UsageError("--shrink adds tables to the report folder: give --out DIR too")
+    if out:
+        from lgmt_tasks.hub.output import OutputFolderError, check_writable_parent
+
+        try:  # before reading any log: a report of many logs takes a while
+            check_writable_parent(out, into=True)
+        except OutputFolderError as exc:
+            raise click.ClickException(str(exc)) from None
     llmorph = _llmorph_sections(flakiness)
     if lm_eval_results and (weakness or eval_report or sample_size is not None):
         raise click.UsageError(

@@ -25,7 +25,7 @@ from lgmt_tasks.builders.schema import (
     param,
     selection,
 )
-from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
+from lgmt_tasks.logic.limits import DEFAULT_TIMEOUT_MS  # not `prover`: Z3 stays unloaded (see limits)
 
 QuestionType = Literal["3c1e", "3e1c", "missing"]
 QUESTION_TYPES: tuple[str, ...] = get_args(QuestionType)

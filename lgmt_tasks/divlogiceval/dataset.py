@@ -13,7 +13,7 @@ import hashlib
 import re
 import sys
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from lgmt_tasks.builders.load import (
     BuildRecipe,
     Loaded,
     dataset_metadata,
+    given_build_parameters,
     load_selected,
     rows_only,
     summary_line,
@@ -35,6 +36,7 @@ from lgmt_tasks.divlogiceval.config import (
     FORMS,
     QUESTION_TYPE_CHOICES,
     QUESTION_TYPES,
+    SCHEMA,
     DivLogicEvalConfig,
 )
 from lgmt_tasks.divlogiceval.released import (
@@ -91,6 +93,8 @@ def load_divlogiceval(
     revision: str | None = None,
     variant: str = "polished",
     form: str = "natural",
+    *,
+    used_elsewhere: Collection[str] = (),
 ) -> Loaded:
     """The instances of the selected question types, round-robin over types, and their metadata for the log.
 
@@ -100,7 +104,8 @@ def load_divlogiceval(
     are built for the parameters (cached on disk: the same parameters give the same bytes).
 
     The rows are in the `form` the model is shown (`shown_row`): with `symbolic`, `content` and `options` are the
-    formulas (the English under `content_natural` / `options_natural`).
+    formulas (the English under `content_natural` / `options_natural`). With a built `dataset`, the build parameters
+    given (other than those in `used_elsewhere`: the task's shots use them) are named once as without effect.
 
     Raises:
         ValueError: On an invalid parameter, or when no instance is left.
@@ -138,6 +143,15 @@ def load_divlogiceval(
         strata=STRATA,
         expected=sorted(wanted),
         unit="instances",
+        build_only=given_build_parameters(
+            {
+                k: v
+                for k, v in {"per_type": per_type, "seed": seed, "n": n, "pool": pool}.items()
+                if k not in used_elsewhere
+            },
+            SCHEMA.task_defaults(),
+            SCHEMA.lm_eval_defaults(),
+        ),
     )
     return shown_rows(loaded, form)
 

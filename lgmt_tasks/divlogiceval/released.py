@@ -14,12 +14,13 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
-
-import datasets
+from typing import TYPE_CHECKING, Any
 
 from lgmt_tasks.divlogiceval.config import QUESTION_TYPES, VARIANTS
 from lgmt_tasks.solvers.divlogiceval import LETTERS, checked_choice
+
+if TYPE_CHECKING:  # imported where called: the task imports this module, and Inspect imports every plugin at start-up
+    import datasets
 
 RELEASED_REPO_ID = "ttchungc/DivLogicEval"
 """The authors' Hub dataset; its card declares the splits `polished` and `unpolished`, one parquet file each."""
@@ -86,6 +87,8 @@ def read_released(dataset: str, variant: str, revision: str | None = None) -> tu
         import pyarrow.parquet as pq
 
         return str(file), pq.read_table(file).to_pylist()
+    import datasets
+
     rows = datasets.load_dataset(dataset, split=variant, revision=revision)
     return f"{dataset}@{revision or 'main'}:{variant}.parquet", [dict(r) for r in rows]
 
@@ -209,4 +212,6 @@ def load_released_rows(dataset: str, variant: str = "polished", revision: str | 
         seen[row["id"]] += 1
         if seen[row["id"]] > 1:
             row["id"] = f"{row['id']}-{seen[row['id']]}"
+    import datasets
+
     return datasets.Dataset.from_list(rows)

@@ -15,7 +15,6 @@ Examples:
 from __future__ import annotations
 
 from inspect_ai import Task, task
-from inspect_ai.dataset import MemoryDataset
 
 from lgmt_tasks.divlogiceval.config import (
     DEFAULT_N,
@@ -24,10 +23,7 @@ from lgmt_tasks.divlogiceval.config import (
     QuestionTypeChoice,
     VariantChoice,
 )
-from lgmt_tasks.divlogiceval.dataset import load_divlogiceval, record_to_sample, shot_rows, shown_row
-from lgmt_tasks.scorers.divlogiceval import circular_choice
-from lgmt_tasks.scorers.divlogiceval_arithmetic import check_alpha
-from lgmt_tasks.solvers.divlogiceval import InstructionChoice, check_instruction, check_shots, rotations_generate
+from lgmt_tasks.solvers.divlogiceval import InstructionChoice
 from lgmt_tasks.suites import suite
 from lgmt_tasks.task_params import validated_args
 
@@ -77,6 +73,15 @@ def divlogiceval(
     Returns:
         The task.
     """
+    # imported here, not at module level: Inspect imports every installed plugin (this module among them) before any
+    # eval (`tests/test_import_graph.py`, `benchmarks/bench_import.py`)
+    from inspect_ai.dataset import MemoryDataset
+
+    from lgmt_tasks.divlogiceval.dataset import load_divlogiceval, record_to_sample, shot_rows, shown_row
+    from lgmt_tasks.scorers.divlogiceval import circular_choice
+    from lgmt_tasks.scorers.divlogiceval_arithmetic import check_alpha
+    from lgmt_tasks.solvers.divlogiceval import check_instruction, check_shots, rotations_generate
+
     check_shots(shots)
     check_alpha(alpha)
     check_instruction(instruction)
@@ -90,6 +95,7 @@ def divlogiceval(
         revision=revision,
         variant=variant,
         form=form,
+        used_elsewhere=("per_type", "seed", "n", "pool") if shots else (),
     )
     rows = loaded.rows  # in `form` already
     examples = (

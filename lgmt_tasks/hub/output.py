@@ -8,6 +8,8 @@ JSON Lines files under `data/` that the new card did not declare were deleted. T
 * DIR holds anything else, or a previous build plus a file we did not write: refused, even with `overwrite`,
   naming the first foreign file. Nothing is ever deleted that a build did not write.
 * DIR is a file: refused.
+* DIR cannot be written (its nearest existing parent does not take a new folder: `/proc/x`, a read-only mount):
+  refused before building, naming it.
 
 A previous build of ours is recognised by what `write_build_repo` writes and nothing else: `README.md` opening with
 YAML front matter whose `tags` hold ``lgmt-tasks`` and whose `configs` declare the data files, `build_stats.json`,
@@ -24,6 +26,7 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
+import tempfile
 import warnings
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -125,6 +128,7 @@ def check_output_folder(out: str | Path, *, overwrite: bool = False) -> None:
     path = Path(out)
     if path.exists() and not path.is_dir():
         raise OutputFolderError(f"--out {out} is an existing file, not a folder: choose a folder path")
+    check_writable_parent(out)
     if not path.exists() or not any(path.iterdir()):
         return
     if build_files(path) is None:
@@ -141,6 +145,30 @@ def check_output_folder(out: str | Path, *, overwrite: bool = False) -> None:
         )
     if not overwrite:
         raise OutputFolderError(f"--out {out} holds a previous lgmt build: pass --overwrite to replace it")
+
+
+def check_writable_parent(out: str | Path, flag: str = "--out", *, into: bool = False) -> None:
+    """Refuse an output path whose folder cannot be created or written: a staging folder must be made beside it.
+
+    The nearest existing folder above `out` is tried with a throw-away folder (as root, `os.access` says yes to
+    everything, `/proc` included), so a build that would fail only when writing is refused before it starts. With
+    `into` (a report, written into `out` itself), an existing `out` is the folder tried.
+
+    Raises:
+        OutputFolderError: `<flag> <out>: cannot write there (<reason>: <folder>); nothing was written: choose a
+            writable folder`.
+    """
+    path = Path(out).expanduser().absolute()
+    parent = path if into and path.is_dir() else path.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".lgmt-probe-", dir=parent))
+    except OSError as exc:
+        raise OutputFolderError(
+            f"{flag} {out}: cannot write there ({exc.strerror or exc}: {parent}); nothing was written: "
+            "choose a writable folder"
+        ) from None
 
 
 def write_output_folder(out: str | Path, write: Callable[[Path], object], *, overwrite: bool = False) -> Path:

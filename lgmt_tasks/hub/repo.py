@@ -10,6 +10,10 @@ repository and the QMFOL grid alone is 23 MB of JSON Lines (3.3 MB compressed). 
 (no file name, `mtime=0`, level 9), so the same zlib gives the same bytes; across zlib builds the compressed bytes
 may differ while the JSON Lines inside cannot, which is why tests compare decompressed data (`read_data_file`).
 `datasets` and the Hub's viewer read `.jsonl.gz` directly.
+
+`datasets` (with pandas and pyarrow behind it) is imported inside `load_dataset_repo`, not at module level: every
+task imports this module, and Inspect imports every installed plugin before any eval, so a module-level import would
+cost each `inspect eval` about a second, even of someone else's task (`tests/test_import_graph.py`).
 """
 
 from __future__ import annotations
@@ -21,12 +25,14 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import datasets
 import yaml
 
 from lgmt_tasks.hub.output import write_output_folder
+
+if TYPE_CHECKING:  # `datasets` is imported where it is called: every task imports this module (see the docstring)
+    import datasets
 
 # Hub metadata vocabulary for `size_categories` (the card validator accepts these buckets).
 _SIZE_BUCKETS = [
@@ -239,6 +245,8 @@ def load_dataset_repo(
         # `datasets` keys its cache of a local folder by the folder's *name*, so a rebuilt folder (or another
         # folder with the same name) would silently load stale rows. A cache directory per content avoids that.
         kwargs["cache_dir"] = str(content_cache_dir(Path(path)))
+    import datasets
+
     bars_on = datasets.is_progress_bar_enabled()
     datasets.disable_progress_bars()  # tasks load at eval start; progress bars would clutter Inspect's display
     try:

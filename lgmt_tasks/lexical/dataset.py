@@ -8,10 +8,10 @@ from typing import Any
 
 from inspect_ai.dataset import Sample
 
-from lgmt_tasks.builders.load import BuildRecipe, Loaded, load_selected, rows_only, where
+from lgmt_tasks.builders.load import BuildRecipe, Loaded, given_build_parameters, load_selected, rows_only, where
 from lgmt_tasks.builders.order import Strata
 from lgmt_tasks.lexical.catalogue import DEFAULT_STYLE, LEXICAL_RELATIONS, NO_PART, resolve_mrs, resolve_parts
-from lgmt_tasks.lexical.config import LexicalConfig
+from lgmt_tasks.lexical.config import SCHEMA, LexicalConfig
 from lgmt_tasks.solvers.prompts import render_user_prompt
 
 STRATA = Strata(("mr",))
@@ -81,6 +81,11 @@ def load_lexical(
         strata=STRATA,
         expected=ids,
         unit="groups",
+        build_only=given_build_parameters(
+            {"source": source, "source_path": source_path, "per_mr": per_mr, "seed": seed, "style": style},
+            SCHEMA.task_defaults(),
+            SCHEMA.lm_eval_defaults(),
+        ),
     )
 
 

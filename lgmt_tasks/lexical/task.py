@@ -19,16 +19,10 @@ from __future__ import annotations
 from typing import Literal
 
 from inspect_ai import Task, task
-from inspect_ai.dataset import MemoryDataset
-from inspect_ai.model import GenerateConfig, Model
+from inspect_ai.model import Model
 
 from lgmt_tasks.lexical.catalogue import DEFAULT_STYLE, STYLES
-from lgmt_tasks.lexical.dataset import load_lexical, record_to_sample
-from lgmt_tasks.lexical.llm import pending_transform
-from lgmt_tasks.scorers.lexical import OUTPUTS, lexical_consistency
 from lgmt_tasks.scorers.lexical_text_relation import DEFAULT_THRESHOLD_MODE
-from lgmt_tasks.solvers.lexical import lexical_generate
-from lgmt_tasks.solvers.prompts import check_prompting
 from lgmt_tasks.suites import suite
 from lgmt_tasks.task_params import validated_args
 from lgmt_tasks.vocabulary import SOURCES, Prompting, Source
@@ -109,6 +103,17 @@ def lexical(
         ValueError: On an invalid value (the message lists the valid ones), on prefill with output=text, or on
             LLM-based relations without a transformer.
     """
+    # imported here, not at module level: Inspect imports every installed plugin (this module among them) before any
+    # eval (`tests/test_import_graph.py`, `benchmarks/bench_import.py`)
+    from inspect_ai.dataset import MemoryDataset
+    from inspect_ai.model import GenerateConfig
+
+    from lgmt_tasks.lexical.dataset import load_lexical, record_to_sample
+    from lgmt_tasks.lexical.llm import pending_transform
+    from lgmt_tasks.scorers.lexical import OUTPUTS, lexical_consistency
+    from lgmt_tasks.solvers.lexical import lexical_generate
+    from lgmt_tasks.solvers.prompts import check_prompting
+
     if source not in SOURCES:
         raise ValueError(f"source={source!r}: expected one of {', '.join(SOURCES)}")
     if output not in OUTPUTS:

@@ -19,6 +19,10 @@ Pipeline (paper §3.2–3.4 and §4.3, with every claim proven):
 4. English: unchanged premises keep their sentences; changed ones are realised by templates, with the source's own
    sentences spliced in for unchanged sub-formulas (`lgmt.english`). A renaming group (MR-S) whose English still
    names the old symbol, or names the new one where its formula does not, is dropped as `RENAMING_LEFT`.
+   A source sentence the realiser re-says in a group is checked against its own FOL (`lgmt.source_fidelity`:
+   embedding similarity of the source English and the realisation of its formula); the statistics count the
+   flagged sentences and the groups resting on one (note `source_fidelity`), and `drop_unfaithful` drops those
+   groups (reason `FLAGGED_SOURCE`; the next candidate is tried).
 
 Per-item seeds make the output independent of processing order, so the same seed gives byte-identical rows, also
 across `num_proc` (`build_lgmt(config, num_proc=2)`: source cases are generated and proven in runs, and each
@@ -52,10 +56,20 @@ from lgmt_tasks.builders.rows import dataset_from_rows
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.ids import content_id, derived_seed
 from lgmt_tasks.lgmt.config import LgmtConfig
-from lgmt_tasks.lgmt.english import RENAMING_LEFT, followup_english
+from lgmt_tasks.lgmt.english import RENAMING_LEFT, FollowUpEnglish, followup_english
 from lgmt_tasks.lgmt.relations import RELATIONS
 from lgmt_tasks.lgmt.relations.check import verify
 from lgmt_tasks.lgmt.relations.followup import FollowUp
+from lgmt_tasks.lgmt.source_fidelity import (
+    FLAGGED_SOURCE,
+    INDEPENDENT_ENGLISH,
+    NOTE,
+    UNIT_NOTE,
+    SentenceCheck,
+    check_group,
+    summary,
+    unit_note,
+)
 from lgmt_tasks.logic.printer import show
 from lgmt_tasks.sources.case import Case
 from lgmt_tasks.sources.pipeline import (
@@ -110,6 +124,8 @@ FEATURES = datasets.Features(
         "translator": datasets.Value("string"),
         "realised_premises": datasets.List(datasets.Value("int32")),
         "realised_conclusion": datasets.Value("bool"),
+        "spliced_premises": datasets.List(datasets.Value("int32")),
+        "spliced_conclusion": datasets.Value("bool"),
         "extra_followups": datasets.List(_FOLLOWUP_FEATURES),
     }
 )
@@ -141,30 +157,30 @@ def _followup_record(case: Case, fu: FollowUp) -> dict[str, Any]:
         "conclusion_fol": show(fu.conclusion_fol),
         "_realised": list(english.realised),
         "_realised_conclusion": english.conclusion_realised,
+        "_english": english,
     }
-
-
-def make_row(case: Case, followups: Sequence[FollowUp], translator: str = "template") -> dict[str, Any]:
-    """One dataset row (one metamorphic group) from a source case and its proven follow-ups."""
-    return checked_row(case, followups, translator)[0]
 
 
 def checked_row(
     case: Case, followups: Sequence[FollowUp], translator: str = "template"
-) -> tuple[dict[str, Any], list[str], int]:
-    """`make_row`, with why its English fails the renaming check, and how many renamed sentences were realised.
+) -> tuple[dict[str, Any], list[str], int, list[FollowUpEnglish]]:
+    """One dataset row (one metamorphic group) from a source case and its proven follow-ups, checked.
 
-    The problems come from `english.renaming_problems` (empty when the English passes); the count is of renamed
-    sentences realised from their formula because their edited source sentence failed the check.
+    Returned with why its English fails the renaming check (`english.renaming_problems`; empty when it passes), how
+    many renamed sentences were realised from their formula because their edited source sentence failed the check,
+    and each follow-up's English, which says which sentences the realiser wrote (what `source_fidelity.check_group`
+    reads).
     """
     first, *extra = [_followup_record(case, fu) for fu in followups]
     realised = first.pop("_realised")
     realised_conclusion = first.pop("_realised_conclusion")
     problems: list[str] = []
     fallbacks = 0
+    englishes: list[FollowUpEnglish] = []
     for e in [first, *extra]:
         problems += e.pop("_problems")
         fallbacks += e.pop("_renaming_fallbacks")
+        englishes.append(e.pop("_english"))
     for e in extra:
         e.pop("_realised")
         e.pop("_realised_conclusion")
@@ -192,6 +208,8 @@ def checked_row(
         "translator": translator,
         "realised_premises": realised,
         "realised_conclusion": realised_conclusion,
+        "spliced_premises": list(englishes[0].spliced),
+        "spliced_conclusion": englishes[0].conclusion_spliced,
         "extra_followups": extra,
     }
     identity = [
@@ -202,7 +220,7 @@ def checked_row(
         conclusion_fol,
         [[e["premises_fol"], e["conclusion_fol"]] for e in [first, *extra]],
     ]
-    return {"id": content_id(str(row["mr"]), identity), **row}, problems, fallbacks
+    return {"id": content_id(str(row["mr"]), identity), **row}, problems, fallbacks, englishes
 
 
 def _apply_bucket(
@@ -213,6 +231,8 @@ def _apply_bucket(
     make: Callable[[Case, random.Random], list[FollowUp] | None],
 ) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
+    checked: list[SentenceCheck] = []
+    unavailable: str | None = None
     cap = config.cap
     for case in candidates:
         if cap is not None and len(rows) >= cap:
@@ -231,14 +251,25 @@ def _apply_bucket(
                 ok = False
                 break
         if ok:
-            row, problems, fallbacks = checked_row(case, fus)
+            row, problems, fallbacks, englishes = checked_row(case, fus)
             if fallbacks:  # renamed sentences realised from their formula (issue #26)
                 stats.count(bucket, "renamed sentences realised", fallbacks)
             if problems:  # English that still names a renamed symbol never ships (issue #26)
                 stats.drop(bucket, RENAMING_LEFT, ids=[case.source_id])
                 continue
+            # Source English its FOL may not say, re-said by the realiser (issue #26): flagged, dropped if asked.
+            fidelity = check_group(case, fus, englishes)
+            checked += fidelity.checks
+            unavailable = unavailable or fidelity.unavailable
+            if fidelity.rests_on_flagged:
+                if config.drop_unfaithful:
+                    stats.drop(bucket, FLAGGED_SOURCE, ids=[case.source_id])
+                    continue
+                stats.count(bucket, FLAGGED_SOURCE)
             rows.append(row)
             stats.count(bucket, "proven")
+    if checked or unavailable:
+        stats.notes[UNIT_NOTE] = unit_note(checked, unavailable)
     return rows
 
 
@@ -316,9 +347,19 @@ def finish_lgmt(config: LgmtConfig, base: BuildStats, results: Sequence[_JobResu
     stats = BuildStats()
     stats.merge(base)
     rows: list[dict[str, Any]] = []
+    units: list[dict[str, Any]] = []
     for bucket_rows, bucket_stats in results:
         rows.extend(bucket_rows)
+        if UNIT_NOTE in bucket_stats.notes:
+            units.append(bucket_stats.notes[UNIT_NOTE])
         stats.merge(bucket_stats)
+    stats.notes.pop(UNIT_NOTE, None)
+    if any(source in INDEPENDENT_ENGLISH for source, _ in config.sources()):
+        resting = sum(counter[FLAGGED_SOURCE] for counter in stats.counts.values())
+        dropped = sum(counter[FLAGGED_SOURCE] for counter in stats.dropped.values())
+        stats.notes[NOTE] = summary(units, resting, dropped, config.drop_unfaithful)
+        if config.drop_unfaithful and str(stats.notes[NOTE]["status"]).startswith("unavailable"):
+            logging.getLogger(BUILD_LOGGER).warning("drop_unfaithful: %s", stats.notes[NOTE]["status"])
     stats.notes["candidate_pool"] = sum(stats.counts[m]["candidates"] for m in config.mrs)
     stats.notes["groups"] = len(rows)
     if len(config.sources()) > 1:

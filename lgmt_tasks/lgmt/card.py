@@ -36,6 +36,8 @@ COLUMNS = """| column | meaning |
 | `translator` | how changed formulas were put into English (`template`: each written sentence reads back to its \
 formula; `model`: an LLM, each sentence's round trip proven by Z3) |
 | `realised_premises`, `realised_conclusion` | follow-up sentences written by the translator |
+| `spliced_premises`, `spliced_conclusion` | of those, the sentences that keep a source sentence's own wording for \
+an unchanged sub-formula ("Both ⟨premise 2⟩, and it is logically true.") |
 | `extra_followups` | further follow-ups of the same source (when built with `--followups k`) |"""
 
 

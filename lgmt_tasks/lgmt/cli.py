@@ -137,7 +137,10 @@ def build_command(
         rows = sum(len(rows) for rows, _ in part.results.values())
         click.echo(f"Shard {shard_spec}: {rows} groups from {len(part.results)} of {part.jobs} units. Written to {out}")
         return
-    result = build_lgmt(config, progress=True, num_proc=num_proc)
+    from lgmt_tasks.builders.cache import stage_messages
+
+    with stage_messages():  # the source stage's lines (LogicNLI checks its problems with Z3 for minutes)
+        result = build_lgmt(config, progress=True, num_proc=num_proc)
     if translator == "model":
         from lgmt_tasks.lgmt.translate import translate_build, with_translation
 
@@ -150,10 +153,46 @@ def build_command(
     click.echo(result.stats.to_markdown(["candidates", "tried", "proven"]))
     if len(config.sources()) > 1:
         click.echo("\n" + per_source_text(result.stats, result.dataset.to_list()))
-    click.echo(
-        f"\n{len(result.dataset)} groups from a candidate pool of {result.stats.notes['candidate_pool']}; "
-        f"{result.stats.total_dropped()} dropped. Written to {out}"
+    click.echo(f"\n{summary_text(result.stats, len(result.dataset))} Written to {out}")
+    from lgmt_tasks.lgmt.source_fidelity import NOTE as FIDELITY_NOTE
+    from lgmt_tasks.lgmt.source_fidelity import summary_text as fidelity_text
+
+    fidelity = fidelity_text(result.stats.notes.get(FIDELITY_NOTE))
+    if fidelity:
+        click.echo(fidelity)
+    for mr in empty_relations(config.mrs, result.dataset["mr"]):
+        click.echo(f"Warning: {empty_relation_text(result.stats, mr)}", err=True)
+
+
+def summary_text(stats: Any, groups: int) -> str:
+    """The build's last line: groups and their candidate pool, then source records and groups dropped, apart.
+
+    Source records are dropped before any relation sees them (unusable, label not proven or not the gold one:
+    buckets `source`, `source <name>`); candidate groups after (no follow-up site, follow-up not proven: the
+    relations' buckets). One total of both read as groups lost.
+    """
+    sources = sum(stats.total_dropped(b) for b in stats.dropped if b == "source" or b.startswith("source "))
+    return (
+        f"{groups} groups from a candidate pool of {stats.notes.get('candidate_pool', 0)}; dropped: {sources} source "
+        f"records (unusable or not proven), {stats.total_dropped() - sources} candidate groups (not built or not "
+        "proven)."
     )
+
+
+def empty_relation_text(stats: Any, mr: str) -> str:
+    """Why a requested relation has no group: its candidates (source cases it applies to) and its drops."""
+    candidates = stats.counts.get(mr, {}).get("candidates", 0)
+    reasons = "; ".join(f"{reason}: {n}" for reason, n in sorted(stats.dropped.get(mr, {}).items()))
+    why = f", {stats.total_dropped(mr)} dropped ({reasons})" if reasons else ""
+    return (
+        f"{mr} yielded no groups: {candidates} proven source cases admit it{why}; try another --source, or a larger one"
+    )
+
+
+def empty_relations(mrs: Any, rows_mr: list[str]) -> list[str]:
+    """The requested relations with no group among `rows_mr` (a composed chain counts for its first relation)."""
+    have = {mr.split("+", 1)[0] for mr in rows_mr}
+    return [mr for mr in mrs if mr not in have]
 
 
 def per_source_text(stats: Any, rows: list[dict[str, Any]]) -> str:

@@ -27,7 +27,7 @@ import click
 def audit_translations_command(
     directory: str, model: str, as_json: bool, limit: int | None, include_template: bool, max_connections: int
 ) -> None:
-    r"""Ask an auditor model whether each translated follow-up sentence preserves its formula's structure.
+    """Ask an auditor model whether each translated follow-up sentence preserves its formula's structure.
 
     DIR is a folder written by `lgmt build lgmt` (or a Hub dataset id). Prints the sentences asked, those with a
     strict JSON verdict, the unparsed replies (separately), the flagged share (flagged / with a verdict) and the
@@ -37,7 +37,7 @@ def audit_translations_command(
     Examples:
       lgmt audit-translations datasets/lgmt-model --model openai/gpt-4o
       lgmt audit-translations datasets/lgmt --model lgmt/smollm2 --include-template --limit 20 --json
-    """
+    """  # noqa: D301  (click's no-rewrap marker is the backspace character, so the docstring is not raw)
     from lgmt_tasks.lgmt.audit_translations import audit_translations
 
     result = audit_translations(

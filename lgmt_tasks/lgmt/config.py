@@ -137,6 +137,12 @@ class LgmtConfig:
         help="MR-P4 (premise fusion): `add` puts φ ∧ ψ into the premise set beside φ and ψ (the paper, §3.3.3: "
         "\"which is added to the premise set\"); `replace` puts it in their place (before task version 4-A).",
     )  # fmt: skip
+    drop_unfaithful: bool = param(
+        False, flags=("--drop-unfaithful",), switch=True, task=False,
+        help="Drop the groups whose follow-up re-says, by the realiser, a source sentence whose English its own FOL "
+        "may not say (flagged by embedding similarity, `lgmt_tasks/lgmt/source_fidelity.py`); they are counted as "
+        "dropped and the next candidate is tried. Off: such groups are only flagged in the build statistics.",
+    )  # fmt: skip
     generated_cases: int = param(300, GENERATED_CASES)
     timeout_ms: int = param(DEFAULT_TIMEOUT_MS, TIMEOUT_MS)
     depths: tuple[int, ...] = param(
@@ -225,6 +231,8 @@ class LgmtConfig:
         key = asdict(self)
         if not self.extra_sources:
             del key["extra_sources"]
+        if not self.drop_unfaithful:  # off: the keys (and caches) of builds before the option are unchanged
+            del key["drop_unfaithful"]
         if not self.uses_qmfol:
             for name in ("depths", "widths", "per_cell") if not self.uses_logicasker else ("widths",):
                 del key[name]

@@ -40,9 +40,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 from inspect_ai.dataset import Sample
 from inspect_ai.model._generate_config import active_generate_config
 
@@ -51,10 +50,13 @@ from lgmt_tasks.lgmt.frame import CONTROL, SETTING, group_frame, variant_columns
 from lgmt_tasks.lgmt.relations.followup import LABEL_OBLIGATION, FollowUp
 from lgmt_tasks.logic.parse import parse
 from lgmt_tasks.logic.realize import realize
-from lgmt_tasks.scorers.pairwise import CONTROL_KEYS, OUTCOME_KEYS, mvr_minus_control
+from lgmt_tasks.scorers.pairwise import CONTROL_KEYS, OUTCOME_KEYS, above_control_holm, mvr_minus_control
 from lgmt_tasks.solvers.prompts import render_user_prompt
 from lgmt_tasks.sources.case import Case
 from lgmt_tasks.vocabulary import RENDER_PROMPT_KEY, control_kind
+
+if TYPE_CHECKING:  # pandas is imported by the report functions that use it: the tasks import this module, and
+    import pandas as pd  # Inspect imports every installed plugin before any eval (`tests/test_import_graph.py`)
 
 logger = logging.getLogger(__name__)
 
@@ -149,19 +151,22 @@ CONTROL_TABLE = "control_noise_floor"
 
 CONTROL_TITLE = (
     "Noise floor (-T control=true): MVR vs the control rate (the source asked twice) per relation, on the groups "
-    "where every answer parsed; above_control = yes when the 95% Newcombe paired interval of MVR − control lies "
-    "above 0 (one-sided test at 2.5%)"
+    "where every answer parsed; above_control = yes when MVR − control is above 0 "
+    "at 2.5% one-sided, Holm-corrected across the relations (p_holm; the all row is one test, p_value, its own "
+    "95% Newcombe paired interval above 0)"
 )
 RENDER_TITLE = (
     "Style control (-T control=render): MVR vs the render rate (the source vs itself re-rendered by the template "
-    "realiser) per relation, on the groups where every answer parsed; above_control = yes when the 95% Newcombe "
-    "paired interval of MVR − render rate lies above 0 (one-sided test at 2.5%); nothing is subtracted from MVR"
+    "realiser) per relation, on the groups where every answer parsed; above_control = yes when MVR − render rate "
+    "is above 0 at 2.5% one-sided, Holm-corrected across the relations (p_holm; the all row is one test, its own "
+    "95% Newcombe paired interval above 0); nothing is subtracted from MVR"
 )
 BOTH_TITLE = (
     "Controls (-T control=true | render): MVR vs the control rate per relation, column control = repeat (the source "
     "asked twice, the noise floor) or render (the source vs itself re-rendered by the template realiser, the style "
-    "control), on the groups where every answer parsed; above_control = yes when the 95% Newcombe paired interval of "
-    "MVR − control rate lies above 0 (one-sided test at 2.5%); nothing is subtracted from MVR"
+    "control), on the groups where every answer parsed; above_control = yes when MVR − control rate is above 0 at "
+    "2.5% one-sided, Holm-corrected across the relations (p_holm; the all row is one test, its own 95% Newcombe "
+    "paired interval above 0); nothing is subtracted from MVR"
 )
 
 CONTROL_COLUMNS = (
@@ -173,6 +178,8 @@ CONTROL_COLUMNS = (
     "excess_mvr",
     "low",
     "high",
+    "p_value",
+    "p_holm",
     "above_control",
 )
 
@@ -194,8 +201,10 @@ def control_table(groups: pd.DataFrame, setting: Sequence[str] = tuple(SETTING))
     """Per setting, one row per relation and an `all` row: MVR, control rate, their difference, interval, verdict.
 
     Column `control` says which control member a row measures (`repeat` or `render`, from the log's `-T control`);
-    `control_rate` is that member's rate (the render rate of a `render` row). Runs with different controls differ in
-    their settings, so their rows are never pooled.
+    `control_rate` is that member's rate (the render rate of a `render` row). `p_value` is the one-sided p of MVR >
+    control that the interval inverts; `p_holm` adjusts it by Holm across the relations of the setting (the `all`
+    row is one test of its own: `p_holm` = `p_value`), and `above_control` is `p_holm` < 2.5%. Runs with different
+    controls differ in their settings, so their rows are never pooled.
 
     Args:
         groups: `lgmt_tasks.lgmt.frame.group_frame` rows (epoch-reduced outcome and control keys per group).
@@ -205,14 +214,25 @@ def control_table(groups: pd.DataFrame, setting: Sequence[str] = tuple(SETTING))
     Returns:
         The table (columns `setting` then `CONTROL_COLUMNS`); empty when no group has control keys.
     """
+    import pandas as pd
+
     if not has_control(groups):
         return pd.DataFrame()
     controlled = groups[groups["paired"].notna()]
     rows: list[dict[str, object]] = []
     for key, run in controlled.groupby(list(setting), sort=False, dropna=False):
         chunks = [*run.groupby("mr", sort=False), ("all", run)]
+        differences = {
+            str(relation): mvr_minus_control(chunk[[*OUTCOME_KEYS, *CONTROL_KEYS]].to_dict("records"))
+            for relation, chunk in chunks
+        }
+        overall = differences.pop("all")
+        verdicts = above_control_holm(differences)  # one family: the relations of this setting
+        verdicts["all"] = (overall.p_value, overall.above_control)  # the one overall test stands alone
+        differences["all"] = overall
         for relation, chunk in chunks:
-            difference = mvr_minus_control(chunk[[*OUTCOME_KEYS, *CONTROL_KEYS]].to_dict("records"))
+            difference = differences[str(relation)]
+            p_holm, above = verdicts[str(relation)]
             rows.append(
                 {
                     **dict(zip(setting, key, strict=True)),
@@ -224,7 +244,9 @@ def control_table(groups: pd.DataFrame, setting: Sequence[str] = tuple(SETTING))
                     "excess_mvr": difference.value,
                     "low": difference.low,
                     "high": difference.high,
-                    "above_control": "yes" if difference.above_control else "no",
+                    "p_value": difference.p_value,
+                    "p_holm": p_holm,
+                    "above_control": "yes" if above else "no",
                 }
             )
     table = pd.DataFrame(rows, columns=[*setting, *CONTROL_COLUMNS])
@@ -260,6 +282,8 @@ def control_section(paths: Sequence[str]) -> str:
 
     When the groups hold more than one variant of the laws, `variant` is part of the setting (rows per variant).
     """
+    import pandas as pd
+
     logs = controlled_logs(paths)
     groups = group_frame(logs) if logs else pd.DataFrame()
     table = control_table(groups, [*SETTING, *variant_columns(groups)]) if logs else pd.DataFrame()

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import datasets
 from inspect_ai.dataset import Sample
 
-from lgmt_tasks.builders.load import BuildRecipe, Loaded, load_selected, rows_only, where
+from lgmt_tasks.builders.load import BuildRecipe, Loaded, given_build_parameters, load_selected, rows_only, where
 from lgmt_tasks.builders.order import Strata
 from lgmt_tasks.lgmt.relations import RELATIONS
 from lgmt_tasks.solvers.prompts import render_user_prompt
+
+if TYPE_CHECKING:  # annotations only: the tasks import this module, and Inspect imports every plugin at start-up
+    import datasets
 
 _E1 = tuple(m for m in RELATIONS if m.startswith("MR-E1."))
 _E2 = tuple(m for m in RELATIONS if m.startswith("MR-E2."))
@@ -79,7 +81,7 @@ def load_lgmt(
         ValueError: On an unknown translator, direction or p4, a bad or misplaced depth / width, or when no row is
             left.
     """
-    from lgmt_tasks.lgmt.config import DIRECTIONS, P4_CHOICES
+    from lgmt_tasks.lgmt.config import DIRECTIONS, P4_CHOICES, SCHEMA
 
     if translator not in TRANSLATORS:
         raise ValueError(f"translator={translator!r}: expected one of {', '.join(TRANSLATORS)}")
@@ -127,6 +129,22 @@ def load_lgmt(
         strata=STRATA,
         expected=mrs,
         unit="groups",
+        build_only=given_build_parameters(
+            {
+                "source": source,
+                "source_path": source_path,
+                "per_mr": per_mr,
+                "seed": seed,
+                "followups": followups,
+                "compose": compose,
+                "translator": translator,
+                "names": names,
+                "direction": direction,
+                "p4": p4,
+            },
+            SCHEMA.task_defaults(),
+            SCHEMA.lm_eval_defaults(),
+        ),
     )
     return Loaded(with_provenance(loaded.rows), loaded.metadata)
 
@@ -135,7 +153,7 @@ load_lgmt_rows = rows_only(load_lgmt)
 
 
 def with_provenance(rows: datasets.Dataset) -> datasets.Dataset:
-    """The rows with a `variant` and a `law` column, added to the rows of a dataset built before them.
+    """The rows with the `variant`, `law` and `spliced_*` columns, added to the rows of a dataset built before them.
 
     Such a dataset's sites were chosen by direction alone, so its `variant` is its `direction`; its `law` is empty.
     """
@@ -143,6 +161,9 @@ def with_provenance(rows: datasets.Dataset) -> datasets.Dataset:
         rows = rows.add_column("variant", list(rows["direction"]))
     if "law" not in rows.column_names:
         rows = rows.add_column("law", [""] * len(rows))
+    if "spliced_premises" not in rows.column_names:  # built before task version 5-A: nothing was marked spliced
+        rows = rows.add_column("spliced_premises", [[] for _ in range(len(rows))])
+        rows = rows.add_column("spliced_conclusion", [False] * len(rows))
     return rows
 
 

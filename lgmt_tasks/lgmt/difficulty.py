@@ -10,6 +10,12 @@ would change the schema of every committed dataset). With `-T source=logicasker`
 chains of a chosen length (`lgmt_tasks.sources.logicasker`): one axis only, so their cells have the depth (the
 chain length) and width `NO_WIDTH` (`–`), one column of the heatmap.
 
+Sampling (`lgmt_tasks.sources.pipeline.ordered_candidates`): each relation's candidates go round-robin over the cells
+and, within a cell, over the labels, so every cell gets the same number of groups of every relation (±1) and about
+the same mix of labels; a cell's MVR is then not a different mix of relations. What sampling cannot fix is shown:
+each row has its number of groups (`groups`, also written in every heatmap cell) and of relations (`relations`: a
+relation with no site in a cell, MR-P5 at QMFOL width 1, is missing there).
+
 `difficulty_table` gives one row per setting (model, prompting, settings) and cell, with the scorer's own rate
 functions (`scorers.pairwise.RATES`, so a cell's numbers are those the scorer would log for its groups) and MVR's
 95% Wilson interval; `difficulty_heatmaps` draws them as QMFOL's Figure 4 draws accuracy
@@ -39,6 +45,7 @@ COLUMNS: list[str] = [
     "depth",
     "width",
     "groups",
+    "relations",
     "parsed",
     "violations",
     "mvr",
@@ -103,12 +110,16 @@ def with_difficulty(groups: pd.DataFrame) -> pd.DataFrame:
 
 
 def cell_rates(chunk: pd.DataFrame) -> dict[str, float]:
-    """Counts, MVR with its Wilson interval, Acc_cons with its standard error, and Acc_static of some groups."""
+    """Counts, MVR with its Wilson interval, Acc_cons with its standard error, and Acc_static of some groups.
+
+    The counts are the groups, their distinct relations, the parsed groups and the violations.
+    """
     outcomes = chunk[list(OUTCOME_KEYS)].to_dict("records")
     mvr, cons = RATES["mvr"](outcomes), RATES["acc_cons"](outcomes)
     low, high = wilson_interval(mvr.numerator, mvr.denominator)
     return {
         "groups": float(len(outcomes)),
+        "relations": float(chunk["mr"].nunique()) if "mr" in chunk else math.nan,
         "parsed": mvr.denominator,
         "violations": mvr.numerator,
         "mvr": mvr.value,
@@ -141,7 +152,7 @@ def difficulty_table(groups: pd.DataFrame) -> pd.DataFrame:
     )
     rows = [{**dict(zip(keys, key, strict=True)), **cell_rates(chunk)} for key, chunk in chunks]
     table = pd.DataFrame(rows, columns=COLUMNS)
-    for column in ("groups", "parsed", "violations"):
+    for column in ("groups", "relations", "parsed", "violations"):
         if all(float(v).is_integer() for v in table[column]):
             table[column] = table[column].astype(int)
     return table.reset_index(drop=True)

@@ -47,9 +47,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from lgmt_tasks.lgmt.relations.followup import FollowUp
 from lgmt_tasks.logic.lexicon import Lexicon, LexiconError, lexicon_for
+from lgmt_tasks.logic.morphology import Usage, usage_hint
 from lgmt_tasks.logic.phrasing import NAME_MINOR_WORDS, capitalize, split_name
 from lgmt_tasks.logic.read import EnglishSyntaxError, read
 from lgmt_tasks.logic.realize import RealizationError, is_simple, realize
@@ -133,7 +135,85 @@ def case_lexicon(
         style=style,  # type: ignore[arg-type]
         common_nouns=common_noun_constants(case),
         overrides=overrides,
+        usage=usage_hints(case),
+        spellings=constant_spellings(case),
     )
+
+
+_MID_SENTENCE = re.compile(r"[\w,;:\"”)’'-]\s+$")
+
+
+@lru_cache(maxsize=4096)
+def constant_spellings(case: Case) -> dict[str, tuple[str, ...]]:
+    """How the source's English writes each constant's words inside its sentences, where it always writes them alike.
+
+    FOL names lose capitals (`lgaAirport` is "LGA airport", `salad` is "salads"); the realiser would otherwise write
+    every constant as a capitalised proper name ("Lga Airport", "Salad"). Only occurrences after the first word of a
+    sentence count (a sentence's first letter is capitalised whatever it is); a plural or possessive ending of the
+    last word is allowed, and the name keeps its own words: only their capitals come from the English.
+    """
+    out: dict[str, tuple[str, ...]] = {}
+    sentences = [text.strip() for text in (*case.premises, case.conclusion) if text.strip()]
+    if not sentences:
+        return out
+    for name in sorted(signature(*case.premises_fol, case.conclusion_fol).constants):
+        words = split_name(name)
+        pattern = surface_pattern(name)
+        if not words or pattern is None:
+            continue
+        seen: set[tuple[str, ...]] = set()
+        for text in sentences:
+            for m in pattern.finditer(text):
+                before = text[: m.start()]
+                if not _MID_SENTENCE.search(before) or re.search(r"[.!?]\s+$", before):
+                    continue
+                found = re.split(r"[\s\-]+", m.group())
+                if len(found) != len(words):
+                    seen.add(())  # spelled another way ("K O" for `kO`): no capitals to take
+                    continue
+                spelled = tuple(_cased(w, f) for w, f in zip(words, found, strict=True))
+                article = re.search(r"\b(the)\s+$", before, flags=re.IGNORECASE)
+                seen.add(("the", *spelled) if article else spelled)
+        if len(seen) == 1 and () not in seen:
+            out[name] = seen.pop()
+    return out
+
+
+def _cased(word: str, found: str) -> str:
+    """`word` as the English writes it: its capitals and a plural ending, not a possessive one.
+
+    "lga" as "LGA", "beijing" as "Beijing", `animal` as "animals" in "mean to animals".
+    """
+    letters = re.sub(r"['’]s?$", "", found)
+    if len(letters) > 1 and letters.isalpha() and letters.isupper() and len(word) == len(letters):
+        return word.upper()
+    if letters == found and letters.lower() in (word + "s", word + "es"):
+        word = letters.lower()
+    return capitalize(word) if found[:1].isupper() else word
+
+
+@lru_cache(maxsize=4096)
+def usage_hints(case: Case) -> dict[tuple[str, int], Usage]:
+    """How the source's English uses each of its predicates' words (`morphology.usage_hint`), where it says.
+
+    This is what tells the realiser that FOLIO's `Pet` is "a pet" and `Bark` is what dogs do, or that `PetersPet`
+    is "Peter's pet": the word classes of a bare name are ambiguous, the sentences it came from are not.
+    """
+    text = " ".join((*case.premises, case.conclusion))
+    if not text.strip():
+        return {}
+    capitals = {w.lower(): w for spelled in constant_spellings(case).values() for w in spelled if w[:1].isupper()}
+    out: dict[tuple[str, int], Usage] = {}
+    for key in sorted(signature(*case.premises_fol, case.conclusion_fol).predicates):
+        words = split_name(key[0])
+        hint = usage_hint(words, text)
+        if (hint is None or hint.words is None) and any(w in capitals for w in words[1:]):
+            # a name the source writes with capitals inside a predicate's name: `InBeijing` is "in Beijing"
+            named = tuple(capitals.get(w, w) if i else w for i, w in enumerate(words))
+            hint = Usage(hint.reading if hint else None, named)
+        if hint is not None:
+            out[key] = hint
+    return out
 
 
 def common_noun_constants(case: Case) -> frozenset[str]:
@@ -301,15 +381,23 @@ def _source_sentences(case: Case, conclusion_first: bool) -> dict[Formula, str]:
 def _proper_words(case: Case) -> frozenset[str]:
     """Lower-cased words that start a proper noun in the source English (see the module docstring)."""
     common = common_noun_constants(case)
+    spelled = constant_spellings(case)
     words: set[str] = set()
     for name in signature(*case.premises_fol, case.conclusion_fol).constants:
-        parts = split_name(name)
-        if parts and name not in common:
-            words.add(parts[0])
+        parts = spelled.get(name) or split_name(name)
+        if parts and name not in common and not (name in spelled and parts[0][:1].islower()):
+            words.add(parts[0].lower())
     for text in (*case.premises, case.conclusion):
-        for m in re.finditer(r"(?<=[^\s])\s+([A-Z][\w'’-]*)", text.strip()):
+        for m in re.finditer(r"(?<=[^\s.!?])\s+([A-Z][\w'’-]*)", text.strip()):
             words.add(m.group(1).lower())
-    return frozenset(words)
+    return frozenset(words - _NEVER_PROPER)
+
+
+_NEVER_PROPER = frozenset(
+    """a an the if then either neither both all some no every each not it there for when while because although
+    and or but""".split()
+)
+"""Function words, which a source may capitalise mid-text after a sentence of its own, never start a proper noun."""
 
 
 def splice_clause(sentence: str, proper: frozenset[str]) -> str:

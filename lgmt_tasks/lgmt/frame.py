@@ -17,9 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from lgmt_tasks import suites as registry
 from lgmt_tasks.lgmt import CATEGORIES
@@ -27,6 +25,9 @@ from lgmt_tasks.report.settings import settings_key, settings_labels
 from lgmt_tasks.report.suites import LGMT_TASKS, prompting_of, task_name
 from lgmt_tasks.scorers.pairwise import CONTROL_KEYS, OUTCOME_KEYS
 from lgmt_tasks.vocabulary import PROMPTINGS, control_kind
+
+if TYPE_CHECKING:  # pandas is imported by `group_frame`, for the same reason as `inspect_ai.analysis` below
+    import pandas as pd
 
 SUITE = "lgmt"
 SCORER = registry.suite(SUITE).scorer
@@ -77,8 +78,9 @@ def group_frame(paths: Sequence[str | Path]) -> pd.DataFrame:
     `source_id` (the group's source case), `control` (the run's control member: `none`, `repeat` or `render`),
     `epochs`, and the outcome keys (0/1, or epoch means).
     """
-    # Imported here: `inspect_ai.analysis` takes over a second to import, and the LGMT task imports `control.py`
-    # (for `suggest_control`), which imports this module.
+    # Imported here: `inspect_ai.analysis` takes over a second to import (pandas, too), and the LGMT task imports
+    # `control.py` (for `suggest_control`), which imports this module; Inspect imports every plugin at start-up.
+    import pandas as pd
     from inspect_ai.analysis import samples_df
 
     if not paths:

@@ -11,6 +11,9 @@ Examples:
 
 The seven tasks differ only in their relation set, so they are made by one factory with one signature (the
 alternative, seven copies of the same parameters, drifts).
+
+Only what the signature needs is imported at module level; the loader, solver and scorer are imported when a task is
+created (Inspect imports this module, through the plugin entry point, before every eval, ours or not).
 """
 
 from __future__ import annotations
@@ -19,13 +22,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from inspect_ai import Task, task
-from inspect_ai.dataset import MemoryDataset
-from inspect_ai.model import GenerateConfig
 
-from lgmt_tasks.lgmt.control import render_member, suggest_control
-from lgmt_tasks.lgmt.dataset import MR_SETS, load_lgmt, record_to_sample
-from lgmt_tasks.scorers.lgmt import lgmt_metrics, metamorphic_consistency
-from lgmt_tasks.solvers.group import group_generate
 from lgmt_tasks.suites import suite
 from lgmt_tasks.task_params import validated_args
 from lgmt_tasks.vocabulary import Control, LgmtSource, Prompting, control_kind
@@ -104,6 +101,15 @@ def lgmt_task(
     Returns:
         The task.
     """
+    # imported here (see the module docstring): `tests/test_import_graph.py`, `benchmarks/bench_import.py`
+    from inspect_ai.dataset import MemoryDataset
+    from inspect_ai.model import GenerateConfig
+
+    from lgmt_tasks.lgmt.control import render_member, suggest_control
+    from lgmt_tasks.lgmt.dataset import MR_SETS, load_lgmt, record_to_sample
+    from lgmt_tasks.scorers.lgmt import lgmt_metrics, metamorphic_consistency
+    from lgmt_tasks.solvers.group import group_generate
+
     kind = control_kind(control)
     suggest_control(kind)
     # none: the log's solver and scorer arguments stay as they were; repeat: as they were with -T control=true

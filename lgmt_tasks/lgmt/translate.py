@@ -5,7 +5,8 @@ and then estimates how often that English drifted from the formula by auditing a
 hand (§5.1: 4 of 360 audited violations were semantic drift). Here a model translation is *checked* instead:
 
 1. **Forward.** For every follow-up sentence that the template realiser wrote (`realised_premises` and
-   `realised_conclusion` of a row), the model gets the paper's system prompt and user template, verbatim: the
+   `realised_conclusion` of a row; not one that keeps a source sentence's wording, `spliced_*`), the model gets
+   the paper's system prompt and user template, verbatim: the
    original formula and sentence as context (for a premise, the source premise at the same index when there is
    one; for the conclusion, the source conclusion) and the transformed formula as the target. The reply must be
    one JSON object with a string `translation` (raw, or inside one code fence; nothing else around it).
@@ -289,10 +290,18 @@ class Target:
 
 
 def targets(row: Mapping[str, Any]) -> list[Target]:
-    """The template-realised sentences of a row (first follow-up only), premises in order then the conclusion."""
+    """The template-realised sentences of a row (first follow-up only), premises in order then the conclusion.
+
+    A sentence that splices a source sentence's own wording in (`spliced_premises`, `spliced_conclusion`) is no
+    target: it already keeps the source's wording for what did not change, which a translation of its whole formula
+    would lose, and its structure was checked when it was built (`english.check_mixed`).
+    """
     out: list[Target] = []
     premises, premises_fol = list(row["premises"]), list(row["premises_fol"])
+    spliced = set(row.get("spliced_premises") or ())
     for i in row["realised_premises"]:
+        if i in spliced:
+            continue
         has_source = i < len(premises)
         out.append(
             Target(
@@ -303,7 +312,7 @@ def targets(row: Mapping[str, Any]) -> list[Target]:
                 original_nl=premises[i] if has_source else NO_ORIGINAL,
             )
         )
-    if row["realised_conclusion"]:
+    if row["realised_conclusion"] and not row.get("spliced_conclusion"):
         out.append(
             Target(
                 where="conclusion",

@@ -39,6 +39,7 @@ from typing import Literal, TypeAlias, get_args
 from lgmt_tasks.logic.ambiguity import Conflict, find_conflicts, local_problem, phrase_problem, template_problem
 from lgmt_tasks.logic.constant_trie import ConstantTrie
 from lgmt_tasks.logic.grammar_words import FOLLOWERS, GRAMMAR_WORDS
+from lgmt_tasks.logic.morphology import Usage
 from lgmt_tasks.logic.phrasing import (
     EQ_KEY,
     EQ_TEMPLATE,
@@ -281,7 +282,7 @@ def parse_pattern(pattern: str, arity: int) -> Template:
 
 @lru_cache(maxsize=1 << 15)
 def _predicate_candidates(
-    name: str, arity: int, style: Style, avoid: frozenset[str]
+    name: str, arity: int, style: Style, avoid: frozenset[str], usage: Usage | None = None
 ) -> tuple[tuple[Template, bool], ...]:
     """Templates to try for a predicate, best first, each flagged natural or not.
 
@@ -291,7 +292,7 @@ def _predicate_candidates(
     """
     out: list[tuple[Template, bool]] = []
     if style == "natural":
-        nat = natural_template(name, arity)
+        nat = natural_template(name, arity, usage)
         if nat is not None and _words_ok([w for w in nat if isinstance(w, str)], avoid):
             out.append((nat, True))
     for k in range(1, _MAX_SUFFIX + 1):
@@ -303,15 +304,18 @@ def _predicate_candidates(
 
 @lru_cache(maxsize=1 << 15)
 def _constant_candidates(
-    name: str, style: Style, avoid: frozenset[str], proper: bool = True
+    name: str, style: Style, avoid: frozenset[str], proper: bool = True, spelled: tuple[str, ...] | None = None
 ) -> tuple[tuple[tuple[str, ...], bool], ...]:
-    """Phrases to try for a constant, best first, each flagged natural or not (`proper`: capitalise its words).
+    """Phrases to try for a constant, best first, each flagged natural or not.
 
+    `proper`: capitalise its words; `spelled`: the capitals the source's English gives its words, tried first.
     Cached and a tuple, as `_predicate_candidates`.
     """
     out: list[tuple[tuple[str, ...], bool]] = []
+    if style == "natural" and spelled and not looks_abstract(name) and _words_ok(spelled, avoid):
+        out.append((spelled, True))
     if style == "natural" and not looks_abstract(name):
-        words = split_name(name)
+        words = split_name(name, keep_acronyms=True)
         if words and _words_ok(words, avoid):  # checked in lower case: "And" is still a connective to a reader
             out.append((proper_name(words) if proper else words, True))
     for k in range(1, _MAX_SUFFIX + 1):
@@ -397,6 +401,8 @@ def lexicon_for(
     style: Style = "natural",
     overrides: Mapping[str | PredicateKey, str] | None = None,
     common_nouns: Iterable[str] = (),
+    usage: Mapping[PredicateKey, Usage] | None = None,
+    spellings: Mapping[str, tuple[str, ...]] | None = None,
 ) -> Lexicon:
     """Build a lexicon for the symbols of `formulas`, natural where possible and always unambiguous.
 
@@ -414,6 +420,10 @@ def lexicon_for(
             one that makes atoms ambiguous raises `LexiconError`.
         common_nouns: Constants that are not proper names and keep the lower case in the natural style, e.g.
             FOLIO's `company`, which its English writes "the company" (a name not among the symbols is ignored).
+        usage: How the source's English uses predicates (`morphology.usage_hint`): settles whether an ambiguous
+            word is spoken as a noun, a verb or an adjective ("a pet", "animals that bark").
+        spellings: How the source's English writes constants' words inside its sentences ("LGA airport" for
+            `lgaAirport`, "salad" for `salad`): tried before the proper-name phrase.
 
     Returns:
         The lexicon. When natural phrases collide (two symbols, or an atom and a longer atom, could be read
@@ -435,11 +445,12 @@ def lexicon_for(
     avoid = frozenset(variables)
 
     predicate_chains: dict[PredicateKey, Sequence[tuple[Template, bool]]] = {
-        key: _predicate_candidates(*key, style, avoid) for key in sig.predicates
+        key: _predicate_candidates(*key, style, avoid, (usage or {}).get(key)) for key in sig.predicates
     }
     common = frozenset(common_nouns)
     constant_chains: dict[str, Sequence[tuple[tuple[str, ...], bool]]] = {
-        name: _constant_candidates(name, style, avoid, name not in common) for name in sig.constants
+        name: _constant_candidates(name, style, avoid, name not in common, (spellings or {}).get(name))
+        for name in sig.constants
     }
     for key, text in (overrides or {}).items():
         if isinstance(key, tuple):

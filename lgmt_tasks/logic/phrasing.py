@@ -34,6 +34,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TypeAlias
 
+from lgmt_tasks.logic import morphology
 from lgmt_tasks.logic.grammar_words import COMMA
 
 # A template item is a literal word (str) or the index of an argument slot (int).
@@ -145,11 +146,17 @@ def _camel_words(part: str) -> list[str]:
     return words
 
 
-def split_name(name: str) -> tuple[str, ...]:
+def _acronym(word: str) -> bool:
+    return sum(c.isupper() for c in word) >= 2 and not any(c.islower() for c in word)
+
+
+def split_name(name: str, keep_acronyms: bool = False) -> tuple[str, ...]:
     """Lower-case words of a FOL name: `ResidentOf` -> (resident, of), `2008SummerOlympics` -> (2008, summer, ...).
 
     Underscores and whitespace separate words; a dot ends the word before it (`mr.smith` -> ("mr.", "smith"));
-    hyphenated parts stay one word (`l-2021`, `well-knownAuthor` -> ("well-known", "author")).
+    hyphenated parts stay one word (`l-2021`, `well-knownAuthor` -> ("well-known", "author")). A single
+    lower-case letter before capitals belongs to them (lowerCamel case of an acronym: `bBCThree` -> (bbc, three),
+    `kO` -> (ko,)); `keep_acronyms` keeps such capitals ("BBC", "TV") instead of lower-casing them.
     """
     words: list[str] = []
     for chunk in re.split(r"[\s_,]+", name):
@@ -164,8 +171,10 @@ def split_name(name: str) -> tuple[str, ...]:
                     merged.extend(sub[1:])
                 else:
                     merged.extend(sub)
+            if len(merged) > 1 and len(merged[0]) == 1 and merged[0].islower() and merged[1].isupper():
+                merged[:2] = [merged[0].upper() + merged[1]]
             words.extend(w for w in merged if w)
-    return tuple(w.lower() for w in words)
+    return tuple(w if keep_acronyms and _acronym(w) else w.lower() for w in words)
 
 
 NAME_MINOR_WORDS = frozenset({"a", "an", "the"} | PREPOSITIONS)
@@ -186,41 +195,242 @@ def looks_abstract(name: str) -> bool:
     return _ABSTRACT_NAME.fullmatch(name) is not None
 
 
+VERB_WORDS = BASE_VERBS | frozenset(
+    """bark bite breathe climb cook cry dance dive drive exercise fish float hunt jump laugh like meditate paint
+    sail shoot ski skate sleep smile suck talk travel vote walk""".split()
+)
+"""Words that both nouns and verbs spell alike ("jump", "fly") and that a name of this shape usually means as the
+verb; a name's other words, or the source's English (`morphology.usage_hint`), decide the rest."""
+ADJECTIVE_PREPOSITIONS: Mapping[str, str] = MappingProxyType(
+    {
+        "related": "to",
+        "similar": "to",
+        "equal": "to",
+        "married": "to",
+        "close": "to",
+        "adjacent": "to",
+        "allergic": "to",
+        "opposed": "to",
+        "connected": "to",
+        "different": "from",
+        "afraid": "of",
+        "fond": "of",
+        "proud": "of",
+        "jealous": "of",
+        "aware": "of",
+    }
+)
+"""The preposition a bare binary adjective takes ("x is related to y")."""
+ACTIVE_PAST = frozenset(
+    """lose move grow go come win live work play arrive return travel compete graduate study die retire appear
+    occur run fly swim walk participate""".split()
+)
+"""Verbs whose past form before a preposition is the active past ("x lost to y", "x moved in y"); other past
+participles before a preposition read as passive ("x is located in y", "x is published by y")."""
+
+
 def _third_person(verb: str) -> str:
     if verb in AUXILIARIES:
         return AUXILIARIES[verb]
-    if verb == "go":
-        return "goes"
-    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return verb + "es"
-    if len(verb) > 1 and verb.endswith("y") and verb[-2] not in "aeiou":
-        return verb[:-1] + "ies"
-    return verb + "s"
+    return morphology.third_person(verb)
 
 
-def _verb_led(first: str) -> bool:
-    if first in AUXILIARIES or first in BASE_VERBS:
-        return True
-    return len(first) > 3 and first.endswith("s") and not first.endswith(("ss", "us", "is", "ics"))
+RELATIONAL_NOUNS = frozenset(
+    """mother father parent neighbor neighbour partner host fan guest boss author rival mentor coach""".split()
+)
+"""Nouns that are also verbs but, as the name of a binary relation, name a role ("x is a mentor of y")."""
+ADJECTIVE_HEADS = frozenset("blind free friendly proof sided handed based born made wide long old deep".split())
+"""Last words of compound adjectives ("color blind", "gluten free"): such a name is no noun phrase."""
+ORDINALS = frozenset("first second third fourth fifth last next most least only same".split())
 
 
-def natural_template(name: str, arity: int) -> Template | None:
-    """Return the natural-English template of a predicate, or None when there is no good one (see module doc)."""
-    words = split_name(name)
+def _content(words: Sequence[str]) -> list[str]:
+    """The words without a trailing preposition ("member of" -> "member")."""
+    return list(words[:-1]) if len(words) > 1 and words[-1] in PREPOSITIONS else list(words)
+
+
+def _is_noun_head(words: Sequence[str]) -> bool:
+    """Whether a phrase that is no verb phrase names a kind of thing (a noun head) rather than a quality."""
+    content = _content(words)
+    head = content[-1].lower()
+    kinds = morphology.classes(head)
+    if not kinds:
+        return not morphology.looks_adjective(head) and not head[:1].isdigit()
+    if "NOUN" not in kinds:
+        return False
+    if len(content) == 1:
+        return "ADJ" not in kinds
+    if morphology.classes(content[-2].lower()) == frozenset({"ADV"}):
+        return False  # "commonly known": an adverb before the last word makes it a participle or adjective
+    return head not in ADJECTIVE_HEADS
+
+
+def _participle(word: str) -> bool:
+    return morphology.verb_tag(word) in ("VBD", "VBN")
+
+
+def _verb_index(words: Sequence[str], arity: int) -> int | None:
+    """Where the verb of a verb phrase name is (0, or 1 after an adverb), or None when the name is no verb phrase."""
+    first = words[0]
+    if first in AUXILIARIES or first in BASE_VERBS or first in VERB_WORDS:
+        return 0
+    if first in ADJECTIVE_PREPOSITIONS:
+        return None  # "related", "married": adjectives before their preposition, not past tenses
+    kinds = morphology.classes(first)
+    nxt = words[1] if len(words) > 1 else ""
+    if kinds == frozenset({"ADV"}) and nxt:
+        return 1 if morphology.verb_tag(nxt) in ("VB", "VBZ", "VBD") else None
+    tag = morphology.verb_tag(first)
+    if tag is None or first in PREPOSITIONS:
+        return None
+    if tag == "VBZ":
+        return 0
+    if tag in ("VBD", "VBN"):
+        if nxt == "by":
+            return None
+        lemma = morphology.verb_lemma(first) or first
+        active = lemma in ACTIVE_PAST or first not in morphology.verb_forms(lemma)["VBN"]
+        if not nxt:
+            return 0 if arity >= 2 or (active and "NOUN" not in kinds) else None
+        return 0 if active and (nxt in PREPOSITIONS or "ADV" in morphology.classes(nxt)) else None
+    if tag == "VBG":
+        return None
+    # the base form
+    if kinds == frozenset({"VERB"}):
+        return 0
+    if not nxt:
+        return 0 if arity >= 2 and first not in RELATIONAL_NOUNS and "ADJ" not in kinds else None
+    if "ADJ" in kinds or nxt == "of":
+        return None
+    if nxt in PREPOSITIONS or nxt in morphology.DETERMINERS or "ADV" in morphology.classes(nxt):
+        return 0
+    return None
+
+
+def _verb_phrase(words: Sequence[str], at: int) -> tuple[str, ...]:
+    verb = words[at]
+    if verb in AUXILIARIES:
+        spoken = AUXILIARIES[verb]
+    elif morphology.verb_tag(verb) == "VB" or verb in BASE_VERBS:
+        spoken = _third_person(verb)
+    else:
+        spoken = verb
+    compound = (
+        at == 0 and "NOUN" in morphology.classes(verb) and verb not in BASE_VERBS | VERB_WORDS | AUXILIARIES.keys()
+    )
+    if compound and len(words) == 2 and morphology.verb_tag(words[1]) == "VB":
+        return (verb, _third_person(words[1]))  # a compound verb: "x binge watches y"
+    return (*words[:at], spoken, *words[at + 1 :])
+
+
+def _noun_phrase(words: Sequence[str], arity: int) -> tuple[str, ...] | None:
+    """`words` as a singular noun phrase with its article ("a basketball player"), or None when it cannot be one."""
+    out = list(words)
+    content = _content(out)
+    head = content[-1]
+    one = morphology.singular(head.lower())
+    if one is not None:
+        if arity > 1 and len(content) == len(out):
+            return None  # "x is the most medals of y": a plural relation noun has no good reading
+        out[len(content) - 1] = one
+    elif head.endswith("s") and not morphology.known(head.lower()):
+        return None  # an unknown plural ("olympics"): no article fits
+    if arity > 1 and len(content) == len(out) == 1 and not morphology.known(head.lower()):
+        return None  # "x is a writtenby of y": an unknown word read as a relation noun is a guess
+    lead = out[0].lower()
+    if lead in morphology.DETERMINERS or lead.endswith(("'s", "’s")) or lead[:1].isdigit():
+        return tuple(out)
+    if lead in ORDINALS or lead.endswith("est") and "ADJ" in morphology.classes(lead):
+        return ("the", *out)  # "the second largest Chinese city", "the most active player in"
+    return (morphology.indefinite_article(out[0]), *out)
+
+
+def _possessives(words: tuple[str, ...]) -> tuple[str, ...]:
+    """A lone "s" after a word is its possessive ending (`PeterSPet` -> ("peter's", "pet"))."""
+    out: list[str] = []
+    for w in words:
+        if w == "s" and out and out[-1].isalpha():
+            out[-1] += "'s"
+        else:
+            out.append(w)
+    return tuple(out)
+
+
+def _default_reading(words: Sequence[str], arity: int) -> morphology.Reading:
+    first = words[0].lower()
+    if _verb_index(words, arity) is not None:
+        return "verb"
+    if first in PREPOSITIONS or first in morphology.COPULAS:
+        return "copula"
+    if first in morphology.DETERMINERS or first.endswith("'s"):
+        return "noun"
+    if len(words) == 1:
+        kinds = morphology.classes(first)
+        if "ADJ" in kinds or morphology.verb_tag(first) == "VBG":
+            return "copula"
+        if "NOUN" in kinds or not kinds and not morphology.looks_adjective(first):
+            return "noun"
+        return "copula"
+    adjective = "ADJ" in morphology.classes(first) or morphology.verb_tag(first) == "VBG" or _participle(first)
+    if adjective and words[1] in PREPOSITIONS:
+        return "copula"  # "is afraid of spiders", "is living in", "is created under law"
+    return "noun" if _is_noun_head(words) else "copula"
+
+
+def natural_template(name: str, arity: int, usage: morphology.Usage | None = None) -> Template | None:
+    """Return the natural-English template of a predicate, or None when there is no good one (see module doc).
+
+    Args:
+        name: The FOL predicate name.
+        arity: Its number of arguments.
+        usage: How the source's English uses the name (`morphology.usage_hint`), which settles a word that could
+            be a noun, a verb or an adjective; None: decide from the name's shape alone.
+    """
+    words = split_name(name, keep_acronyms=True)
     if not words or looks_abstract(name):
         return None
+    words = _possessives(words)
+    if usage is not None and usage.words:
+        words = usage.words
     if arity == 0:
         return (*words, "is", "true")
-    if arity > 2:
+    if arity > 3:
         return None
-    first, rest = words[0], words[1:]
-    if _verb_led(first):
-        verb = _third_person(first) if first in AUXILIARIES or first in BASE_VERBS else first
-        return (0, verb, *rest, 1) if arity == 2 else (0, verb, *rest)
+    reading = usage.reading if usage is not None and usage.reading else _default_reading(words, arity)
+    at = _verb_index(words, arity) if reading == "verb" else None
+    if reading == "verb" and at is None and morphology.verb_lemma(words[0]) is not None:
+        at = 0  # the English says verb: a base form is conjugated, another form kept
+    if at is not None:
+        phrase = _verb_phrase(words, at)
+        if arity == 1:
+            return (0, *phrase)
+        if arity == 2:
+            return (0, *phrase, 1)
+        if len(phrase) == at + 2 and phrase[-1] in PREPOSITIONS:  # "x shares y with z"
+            return (0, *phrase[:-1], 1, phrase[-1], 2)
+        return None
+    if arity == 3:
+        return None
+    single_noun = arity == 2 and len(words) == 1 and "NOUN" in morphology.classes(words[0].lower())
+    if reading == "noun" or (reading == "verb" and _is_noun_head(words)) or single_noun:
+        noun = _noun_phrase(words, arity)
+        if noun is None:
+            return None
+        if arity == 1:
+            return (0, "is", *noun)
+        if words[-1] in PREPOSITIONS:
+            return (0, "is", *noun, 1)
+        return (0, "is", *noun, "as" if words[0] == "same" else "of", 1)
     if arity == 1:
         return (0, "is", *words)
     if words[-1] in PREPOSITIONS:
         return (0, "is", *words, 1)
+    if len(words) == 1 and morphology.is_comparative(words[0]):
+        return (0, "is", words[0], "than", 1)
+    if len(words) == 1 and words[0] in ADJECTIVE_PREPOSITIONS:
+        return (0, "is", words[0], ADJECTIVE_PREPOSITIONS[words[0]], 1)
+    if morphology.verb_tag(words[-1]) == "VBG" or morphology.verb_tag(words[0]) == "VBG":
+        return (0, "is", *words, 1)  # "x is starring y"
     return None
 
 

@@ -76,6 +76,7 @@ from typing import Any, Literal, TypeVar
 
 import z3
 
+from lgmt_tasks.logic.limits import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS  # declared there: see its docstring
 from lgmt_tasks.logic.malloc_tuning import ensure_tuned as ensure_malloc_tuned
 from lgmt_tasks.logic.syntax import (
     And,
@@ -110,21 +111,6 @@ __all__ = [
     "equivalent",
     "satisfiable",
 ]
-
-DEFAULT_RLIMIT: int = 2_000_000
-"""Z3 resource limit per solver check: the primary limit, deterministic across machines for one Z3 version.
-
-Calibrated with z3-solver 5.4: the costliest check over FOLIO v0/v2 validation and ProverQA dev spends about 22,000
-units (the median a few hundred to 1,600), so this leaves a margin of about 100x. Z3 spends roughly 3 million units
-per second, so a check that exhausts it costs about 0.6-0.7 s on a current CPU.
-"""
-
-DEFAULT_TIMEOUT_MS: int = 10_000
-"""Wall-clock limit per solver check in milliseconds: a backstop, about 15x the time `DEFAULT_RLIMIT` takes here.
-
-It is deliberately loose so that the deterministic rlimit, not the machine's speed, decides what is undecided;
-it only guards against code paths of Z3 that do not count resources.
-"""
 
 
 ProverMode = Literal["shared", "fresh", "python"]

@@ -35,7 +35,7 @@ from lgmt_tasks.logicasker.config import DEFAULT_PER_SKILL, LogicAskerConfig, pa
 from lgmt_tasks.logicasker.english import question
 from lgmt_tasks.logicasker.generate import Problem, Rejected, generate
 
-BUILD_REVISION = 2
+BUILD_REVISION = 3
 """Bumped whenever the builder's output changes for the same config (part of the build-cache key)."""
 
 FEATURES = datasets.Features(

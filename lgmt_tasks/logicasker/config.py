@@ -21,7 +21,7 @@ from lgmt_tasks.builders.schema import (
     param,
     selection,
 )
-from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
+from lgmt_tasks.logic.limits import DEFAULT_TIMEOUT_MS  # not `prover`: Z3 stays unloaded (see limits)
 from lgmt_tasks.logicasker.catalogue import CATEGORIES, LOGICS, Skill, select
 
 MAX_LENGTH = 7

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from inspect_ai.dataset import Sample
 
-from lgmt_tasks.builders.load import BuildRecipe, Loaded, load_selected, rows_only, where
+from lgmt_tasks.builders.load import BuildRecipe, Loaded, given_build_parameters, load_selected, rows_only, where
 from lgmt_tasks.builders.order import Strata
 from lgmt_tasks.logicasker.catalogue import as_names, get_skill, select
-from lgmt_tasks.logicasker.config import DEFAULT_PER_SKILL, LogicAskerConfig, parse_lengths
+from lgmt_tasks.logicasker.config import DEFAULT_PER_SKILL, SCHEMA, LogicAskerConfig, parse_lengths
 
 STRATA = Strata(("rule",))
 """Tests are ordered round-robin over their skill (rule), so `--limit N` covers min(N, skills) skills."""
@@ -25,6 +25,8 @@ def load_logicasker(
     seed: int = 0,
     dataset: str | None = None,
     revision: str | None = None,
+    *,
+    used_elsewhere: Collection[str] = (),
 ) -> Loaded:
     """The LogicAsker rows of the selected skills and lengths, round-robin over skills, and their metadata.
 
@@ -42,6 +44,8 @@ def load_logicasker(
         seed: Build seed.
         dataset: A dataset repository folder or Hub id to read instead of building.
         revision: Hub revision of `dataset`.
+        used_elsewhere: Build parameters the caller uses for more than the build (the task's demonstrations use
+            `seed`): with `dataset`, the others given are reported as without effect, these never.
 
     Returns:
         The rows and their metadata for the log.
@@ -84,6 +88,11 @@ def load_logicasker(
         strata=STRATA,
         expected=[s.name for s in skills],
         unit="tests",
+        build_only=given_build_parameters(
+            {k: v for k, v in {"per_skill": per_skill, "seed": seed}.items() if k not in used_elsewhere},
+            SCHEMA.task_defaults(),
+            SCHEMA.lm_eval_defaults(),
+        ),
     )
 
 

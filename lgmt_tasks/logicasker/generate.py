@@ -34,6 +34,11 @@ How one test of skill S, problem type T and length L is made, all with one seede
    premises are contradictory, whose query is undecided, or whose proven answer differs from its problem type's
    is rejected with the reason, and the caller tries again with the next seed. Nothing here trusts the chaining
    of step 2: it only proposes; the prover decides.
+6. **Every premise needed.** A `yes` test must need each of its premises: Z3 proves, for every premise, that the
+   conclusion does not follow from the others (`needless_premises`); otherwise the attempt is rejected. The
+   effective depth (step 2) counts rule applications along the chain, and a premise the conclusion follows without
+   means the reader can skip steps that the depth still counts (`existential_simplification-ab07e61a775a` of
+   the former lengths 1-7 build: length 5, about 3 real steps).
 """
 
 from __future__ import annotations
@@ -691,6 +696,34 @@ def _literals(premises: Sequence[Formula], conclusion: Formula, rng: random.Rand
     return candidates
 
 
+NEEDLESS_PREMISE = "a premise is not needed (the entailment holds without it)"
+"""Why a yes-test is rejected when its premise set is not minimal (`needless_premises`)."""
+
+
+def needless_premises(
+    premises: Sequence[Formula], conclusion: Formula, timeout_ms: int = DEFAULT_TIMEOUT_MS
+) -> list[int] | Rejected:
+    """The positions of the premises a yes-test does not need: without premise i the entailment still holds.
+
+    A yes-test is meant to need every premise: its chain replaced each premise by the premises of a rule that
+    derives it, so a premise the conclusion follows without is a step the reader may skip (the chain cancels, or a
+    premise of a supporting rule is idle), and the test is shallower than its length. Each premise is dropped in
+    turn and Z3 proves the conclusion no longer follows. One Z3 query per premise.
+
+    Returns:
+        The positions of needless premises (empty when the premise set is minimal), or `Rejected` when a query is
+        undecided (a timeout is never taken as "needed").
+    """
+    spare: list[int] = []
+    for i in range(len(premises)):
+        answer = _prove([*premises[:i], *premises[i + 1 :]], conclusion, timeout_ms)
+        if isinstance(answer, Rejected):
+            return answer
+        if answer == "yes":
+            spare.append(i)
+    return spare
+
+
 def _prove(premises: Sequence[Formula], conclusion: Formula, timeout_ms: int) -> str | Rejected:
     result = entailment(premises, conclusion, timeout_ms=timeout_ms)
     if isinstance(result, Contradictory):
@@ -759,6 +792,12 @@ def generate(
         return answer
     if answer != answer_of(problem_type):
         return Rejected(f"proven answer {answer} differs from problem type {problem_type}")
+    if answer == "yes":
+        spare = needless_premises(premises_fol, conclusion_fol, timeout_ms)
+        if isinstance(spare, Rejected):
+            return spare
+        if spare:
+            return Rejected(NEEDLESS_PREMISE)
     return Problem(
         skill=skill,
         problem_type=problem_type,

@@ -21,14 +21,8 @@ from __future__ import annotations
 from typing import Literal
 
 from inspect_ai import Task, task
-from inspect_ai.dataset import MemoryDataset
 
-from lgmt_tasks.logicasker.catalogue import select
 from lgmt_tasks.logicasker.config import DEFAULT_PER_SKILL
-from lgmt_tasks.logicasker.dataset import load_logicasker, record_to_sample
-from lgmt_tasks.logicasker.demonstrations import demonstrations_for, random_leaves
-from lgmt_tasks.scorers.logicasker import yes_no_answer
-from lgmt_tasks.solvers.logicasker import logicasker_generate
 from lgmt_tasks.suites import suite
 from lgmt_tasks.task_params import validated_args
 
@@ -61,6 +55,9 @@ def build_demonstrations(
         raise ValueError("weakness_log is only used with demonstrations=weakness")
     if mode == "none":
         return []
+    from lgmt_tasks.logicasker.catalogue import select
+    from lgmt_tasks.logicasker.demonstrations import demonstrations_for, random_leaves
+
     if mode == "random":
         leaves = random_leaves(select(logic, category, rule), seed)
     else:
@@ -104,6 +101,14 @@ def logicasker(
     Returns:
         The task.
     """
+    # imported here, not at module level: Inspect imports every installed plugin (this module among them) before any
+    # eval (`tests/test_import_graph.py`, `benchmarks/bench_import.py`)
+    from inspect_ai.dataset import MemoryDataset
+
+    from lgmt_tasks.logicasker.dataset import load_logicasker, record_to_sample
+    from lgmt_tasks.scorers.logicasker import yes_no_answer
+    from lgmt_tasks.solvers.logicasker import logicasker_generate
+
     loaded = load_logicasker(
         logic=logic,
         category=category,
@@ -113,6 +118,7 @@ def logicasker(
         seed=seed,
         dataset=dataset,
         revision=revision,
+        used_elsewhere=("seed",) if demonstrations != "none" else (),
     )
     rows = loaded.rows
     samples = [record_to_sample(r) for r in rows.to_list()]

@@ -17,6 +17,10 @@ Cache: the first use converts the GGUF once to float32 safetensors in
 (CI, image build) to pay that cost up front. `lgmt cache list` shows it and `lgmt cache clear --model` removes it
 (the next use converts again).
 
+Progress: when standard output is not a terminal (CI, `make demo | tee log`), Inspect draws no progress display, and
+a run on two cores stays silent for minutes; the provider then prints one line on stderr every `PROGRESS_EVERY`
+replies, and, before a first-use conversion, one line saying that it converts and where to.
+
 Cancelling: Ctrl-C (SIGINT) stops generation within a token: every request runs in a daemon thread with a cancel
 event that a `StoppingCriteria` checks between tokens, the awaiting coroutine gives up at once, and at exit we wait
 only for the current decoding step (and for a load or conversion in progress) so torch is never torn down mid-step.
@@ -32,7 +36,9 @@ run on unless `OMP_NUM_THREADS` is set; on a machine busy with other work, `OMP_
 
 from __future__ import annotations
 
+import sys
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
@@ -88,7 +94,35 @@ def ensure_converted() -> Path:
         return folder
     from lgmt_tasks.models._engine import convert
 
+    announce_conversion(gguf)
     return convert(gguf, folder)
+
+
+PROGRESS_EVERY = 20
+"""Replies between two progress lines when standard output is not a terminal (an LGMT group asks two)."""
+
+
+def say(line: str) -> None:
+    """One line on stderr, flushed (Inspect's display is off when standard output is not a terminal)."""
+    print(f"lgmt/smollm2: {line}", file=sys.stderr, flush=True)
+
+
+def announce_conversion(gguf: Path) -> None:
+    """Say that the one-time conversion runs now, when the converted folder is not there yet."""
+    folder = converted_dir(gguf)
+    if not is_complete(folder):
+        say(
+            f"converting the embedded model to float32 once (about 25 s; cached in {folder}, "
+            "`lgmt cache clear --model` removes it)..."
+        )
+
+
+def quiet_display() -> bool:
+    """Whether standard output is not a terminal (so Inspect shows no progress of its own)."""
+    try:
+        return not sys.stdout.isatty()
+    except (AttributeError, ValueError):  # replaced or closed stdout
+        return True
 
 
 POLL_SECONDS = 0.05
@@ -140,6 +174,7 @@ def _load_engine(gguf: Path) -> Engine:
     """Import the torch side and return the process-wide engine (run in a worker thread: it may take seconds)."""
     from lgmt_tasks.models._engine import get_engine
 
+    announce_conversion(gguf)
     return get_engine(gguf)
 
 
@@ -185,6 +220,8 @@ class LocalModelAPI(ModelAPI):
         self._batch_size = int(batch_size) if batch_size is not None else None
         self._gguf = gguf_path()
         self._engine: Future[Engine] | None = None
+        self._replies = 0
+        self._started: float | None = None
 
     async def _get_engine(self) -> Engine:
         # One load for all concurrent first requests, in a daemon thread: a cancelled eval does not wait for it
@@ -237,7 +274,10 @@ class LocalModelAPI(ModelAPI):
             seed=config.seed,
         )
         max_batch = self._batch_size or config.max_connections or DEFAULT_MAX_CONNECTIONS
+        if self._started is None:
+            self._started = time.monotonic()
         result = await _generate_cancellably(engine, request, max_batch)
+        self._progress()
         output = ModelOutput(
             model=self.model_name,
             choices=[
@@ -274,6 +314,17 @@ class LocalModelAPI(ModelAPI):
             time=result.seconds,
         )
         return output, call
+
+    def _progress(self) -> None:
+        """Count a reply; every `PROGRESS_EVERY`, a line on stderr when standard output is not a terminal."""
+        self._replies += 1
+        if self._replies % PROGRESS_EVERY or not quiet_display():
+            return
+        seconds = time.monotonic() - (self._started or time.monotonic())
+        say(
+            f"{self._replies} {'reply' if self._replies == 1 else 'replies'} generated in {seconds:.0f} s "
+            f"({seconds / self._replies:.1f} s each)"
+        )
 
     async def count_text_tokens(self, text: str) -> int:
         """Count tokens with the model's own tokenizer (Inspect's default uses tiktoken, which downloads)."""

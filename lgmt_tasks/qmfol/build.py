@@ -58,7 +58,7 @@ from lgmt_tasks.qmfol.english import (
     task_lexicon,
 )
 
-BUILD_REVISION = 2
+BUILD_REVISION = 3
 """Bumped whenever the builder's output changes for the same config (part of the build-cache key)."""
 
 

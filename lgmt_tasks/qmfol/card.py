@@ -21,7 +21,7 @@ COLUMNS = """| column | meaning |
 | `depth`, `width`, `distractors`, `topic`, `seed` | the configuration |
 | `label` | the Z3-proven label: `True`, `False`, `Unknown` |
 | `construction` | how facts and conclusion were made (Eqs. 2–4): `True`, `False`, `Unknown1`, `Unknown2` |
-| `variant` | the conclusion's surface: `implication` or `flat`, `+fact` when R_in (Unknown2: C_U1) is also a fact |
+| `variant` | top connective `implication`/`and`/`or`/`literal` (one per rule set); `+fact`: R_in (or C_U1) stated |
 | `form` | `quantified` (facts and conclusion over every entity, ∀/∃; the paper's default) or `ground` (constant `a`) |
 | `entity`, `object` | the domain of discourse and the name of the object the facts and conclusion are about |
 | `rules_fol`, `distractors_fol`, `facts_fol`, `conclusion_fol` | the task in FOL (canonical notation; constant `a`) |

@@ -314,11 +314,9 @@ also be instantiated over specific object constants")."""
 
 DEFAULT_FORM = "quantified"
 
-SHAPES: tuple[str, ...] = ("implication", "flat")
-"""The surface shape of a conclusion: an if–then, or one conjunction/disjunction of literals."""
-
-VARIANTS: tuple[str, ...] = ("implication", "implication+fact", "flat", "flat+fact")
-"""Shape × whether the part of R_imp^f the conclusion builds on (its LHS, or C_U1 for Unknown2) is also a fact."""
+VARIANTS: tuple[str, ...] = ("implication", "implication+fact", "and+fact", "or+fact", "literal+fact")
+"""The conclusion's top connective (`TOPS`) × whether the part of R_imp^f it builds on (R_in, or C_U1 for Unknown2)
+is also a fact (a flat conclusion always builds on it)."""
 
 CONSTRUCTIONS: tuple[str, ...] = ("True", "False", "Unknown1", "Unknown2")
 """The fact–conclusion families of Eqs. (2)–(4) (each in the four `VARIANTS`)."""
@@ -363,26 +361,106 @@ def _wrap(body: Formula, form: str, quantifier: Quantifier) -> Formula:
     return Forall(VARIABLE, body) if quantifier == "forall" else Exists(VARIABLE, body)
 
 
+TOPS: tuple[str, ...] = ("implication", "and", "or", "literal")
+"""The conclusion's top connective under its quantifier: an if–then, a conjunction, a disjunction, or one literal."""
+
+TOP_WEIGHTS: tuple[float, ...] = (0.5, 1 / 6, 1 / 6, 1 / 6)
+"""How often each of `TOPS` is drawn: if–then half the time (as before), the three flat shapes a sixth each."""
+
+SIDES: tuple[str, ...] = ("one", "and", "or")
+"""The connective of one part of a conclusion (an if–then's side, or a flat conclusion): one literal, ∧ or ∨."""
+
+PART_SIZES: tuple[int, ...] = (2, 3)
+"""How many literals a ∧ or ∨ part has, drawn with `PART_SIZE_WEIGHTS`."""
+
+PART_SIZE_WEIGHTS: tuple[float, ...] = (0.6, 0.4)
+
+Top = Literal["implication", "and", "or", "literal"]
+Side = Literal["one", "and", "or"]
+
+
+@dataclass(frozen=True)
+class ConclusionShape:
+    """The surface shape of a conclusion, shared by the three labels of a rule set (`conclusion_shape`).
+
+    Attributes:
+        quantifier: `forall` or `exists` (ignored in the ground form).
+        top: The top connective (`TOPS`).
+        antecedent: An if–then's antecedent connective (`SIDES`); `one` for a flat conclusion.
+        consequent: An if–then's consequent connective, or a flat conclusion's (`and`, `or`, `one` for `literal`).
+        antecedent_size: The antecedent's number of literals (1 for `one`).
+        consequent_size: The consequent's (or flat conclusion's) number of literals (1 for `one`).
+        stated: Whether R_in (Unknown2: C_U1) is also a fact (an if–then's fair coin; always for a flat conclusion).
+    """
+
+    quantifier: Quantifier
+    top: Top
+    antecedent: Side = "one"
+    consequent: Side = "one"
+    antecedent_size: int = 1
+    consequent_size: int = 1
+    stated: bool = True
+
+
+def _draw_side(rng: random.Random) -> tuple[Side, int]:
+    side: Side = rng.choice(SIDES)  # type: ignore[assignment, arg-type]
+    return side, 1 if side == "one" else rng.choices(PART_SIZES, weights=PART_SIZE_WEIGHTS)[0]
+
+
+def draw_shape(rng: random.Random) -> ConclusionShape:
+    """A conclusion shape: quantifier, top connective, its parts' connectives and sizes, whether R_in is stated."""
+    quantifier: Quantifier = "exists" if rng.random() < 0.5 else "forall"
+    top: Top = rng.choices(TOPS, weights=TOP_WEIGHTS)[0]  # type: ignore[assignment]
+    if top == "implication":
+        (antecedent, a_size), (consequent, c_size) = _draw_side(rng), _draw_side(rng)
+        return ConclusionShape(quantifier, top, antecedent, consequent, a_size, c_size, rng.random() < 0.5)
+    if top == "literal":
+        return ConclusionShape(quantifier, top)
+    size = rng.choices(PART_SIZES, weights=PART_SIZE_WEIGHTS)[0]
+    return ConclusionShape(quantifier, top, "one", top, 1, size)  # type: ignore[arg-type]
+
+
+def conclusion_shape(seed: int, depth: int, width: int) -> ConclusionShape:
+    """The conclusion shape of every label of a basic task: drawn from (seed, depth, width), never from the label.
+
+    The three labels of a rule set then share their conclusion's quantifier, top connective, the connective and
+    number of literals of each part, and whether R_in is stated, so within every shape and depth (and width, and
+    seed) the labels are exactly balanced: a reader who learns which label a surface class goes with learns nothing
+    (the shortcut battery's fitted `majority-by-shape` heuristics score chance).
+    """
+    return draw_shape(random.Random(derived_seed(seed, "qmfol-shape", depth, width)))
+
+
 def facts_and_conclusion(
-    rules: Sequence[Rule], label: str, rng: random.Random, form: str = DEFAULT_FORM
+    rules: Sequence[Rule],
+    label: str,
+    rng: random.Random,
+    form: str = DEFAULT_FORM,
+    shape: ConclusionShape | None = None,
 ) -> FactsConclusion:
-    """Eqs. (2)–(4): facts and a conclusion with the given label, in a form and a balanced surface variant.
+    """Eqs. (2)–(4): facts and a conclusion with the given label, in a form and a given surface shape.
 
     The paper's constructions tie each label to a surface (True: an if–then with "or"; False: a conjunction;
     Unknown: two facts and a flat conclusion), which a reader can answer from without reasoning (the shortcut
-    battery, `lgmt_tasks.qmfol.shortcuts`, scores up to 0.67 on them against 0.33 chance). Here every label draws
-    its shape by a fair coin, if–then or flat; a flat conclusion builds on R_in stated as a fact (for Unknown2: on
-    C_U1), an if–then does so by another fair coin; in the quantified form the conclusion's quantifier (∀ or ∃) is a
-    fair coin too. With R = R_in ∖ stated:
+    battery, `lgmt_tasks.qmfol.shortcuts`, scores up to 0.67 on them against 0.33 chance). Here the conclusion's
+    shape (`ConclusionShape`: quantifier, top connective, each part's connective and number of literals, whether
+    R_in is stated) is given, the same for the three labels of a rule set, and every label takes it.
 
-    - True: `R_in → ∨R_out` (Eq. 2, with a literal of f added to the antecedent when R_in is not stated, so that a
-      stated antecedent does not tell False); flat: `∨R_out`. Half the time R_out keeps a single node.
+    Each label has its natural parts (R = R_in; N_U1 a proper part of R_out); "stated" means that R_in (Unknown2:
+    C_U1) is also a fact:
+
+    - True: if–then `R_in → ∨R_out` (Eq. 2); flat `∨R_out` after the fact R_in.
     - False: if–then `A → ∧¬R_out` (R_in stated) or `A → (∧R_in ∧ ∧¬R_out)` (Eq. 3 as the consequent), where A is
-      forced by the facts (R_in, or a literal of f), three times in four widened to "A or <an inner chain node>",
-      which still holds; flat: `∧¬R_out` (Eq. 3 with R_in stated). Half the time R_out keeps a single node.
-    - Unknown1 (|R_out| ≥ 2): `∨N_U1` with the fact R_in (Eq. 4), or `R_in → ∨N_U1` with or without it.
-    - Unknown2: `∧R_in` with the fact C_U1 (Eq. 4; half the time with an idle literal of f about an out-node, so
-      that naming a rule's consequent does not tell the label), or `C_U1 → ∧R_in` with or without the fact.
+      forced: literals of R_in (stated) or literals the rules derive from f (not stated), or for an `or` antecedent
+      "A or <inner chain nodes>" (it still holds); flat `∧¬R_out` after the fact R_in (Eq. 3 with R_in stated).
+      A `one` or `or` consequent without R_in stated refutes literals of f (`¬L`, `¬L ∨ ¬L'`).
+    - Unknown1 (|R_out| ≥ 2): `R_in → ∨N_U1`; flat `∨N_U1` after the fact R_in (Eq. 4).
+    - Unknown2: `C_U1 → ∧R_in`; flat `∧R_in` after the fact C_U1 = ∨N_U1 (Eq. 4).
+
+    A part gets its connective and size by choosing k_in, k_out and |N_U1| (one node where the connective is not
+    the part's natural one) and, where nodes run short, by logically idle literals L that the facts force: `∧ L` in
+    a conjunction, `∨ ¬L` in a disjunction (so True's `r ∧ L`, False's `¬r ∨ ¬L`, Unknown's `u ∧ L`, `u ∨ ¬L`).
+    In tiny rule sets (depth 1, width ≤ 3) a part can stay shorter than its shape when no idle literal is left.
 
     Quantified facts are universal (`∀x f`); a conclusion is `∀x C` or `∃x C`. Since the facts and rules hold of
     every entity and the domain is not empty, both quantifiers keep the label; the builder proves every task.
@@ -390,8 +468,10 @@ def facts_and_conclusion(
     Args:
         rules: A basic rule set (Algorithm 1).
         label: `True`, `False` or `Unknown`.
-        rng: The generator (strategy, subset sizes and members, variant, quantifier).
+        rng: The generator (strategy, subset members, idle literals).
         form: `quantified` (default) or `ground`.
+        shape: The conclusion's shape (default: drawn from `rng` by `draw_shape`). Its quantifier is ignored in
+            the ground form.
 
     Returns:
         The facts and conclusion.
@@ -402,87 +482,178 @@ def facts_and_conclusion(
     if label not in LABELS:
         raise ValueError(f"label={label!r}: expected one of {', '.join(LABELS)}")
     check_form(form)
+    shape = shape if shape is not None else draw_shape(rng)
+    implication = shape.top == "implication"
+    ante: tuple[Side, int] = (shape.antecedent, shape.antecedent_size)
+    cons: tuple[Side, int] = (shape.consequent, shape.consequent_size)
     ins, outs = implicit_rule(rules)
     construction = label
     if label == "Unknown":
         construction = "Unknown1" if rng.random() < 0.5 else "Unknown2"
         if construction == "Unknown1" and len(outs) < 2:
             construction = "Unknown2"
+    stated = shape.stated or not implication
     max_out = len(outs) - (2 if construction == "Unknown1" else 1)
+
+    def size(target: tuple[Side, int], natural: Junction, limit: int) -> int:
+        """How many natural nodes a part takes: its size if the connective is natural, else one."""
+        return max(1, min(target[1], limit)) if target[0] == natural else 1
+
+    # the part roles of each label: which part holds R_in, R_out, N_U1 (None: not in the conclusion)
+    r_in_part = {"True": ante, "Unknown1": ante, "Unknown2": cons}.get(construction) if implication else None
+    if construction == "Unknown2" and not implication:
+        r_in_part = cons
+    r_out_part = cons if construction == "True" or (construction == "False" and stated) else None
+    u_part = {"Unknown1": cons, "Unknown2": ante if implication else ("or", cons[1])}.get(construction)
     k_in = rng.randint(0, len(ins) - 1)
     k_out = rng.randint(0, max_out)
-    if label != "Unknown" and rng.random() < 0.5:  # one node left in R_out: True without "or", False shorter
-        k_out = max_out
+    fixed_in = fixed_out = False
+    if r_in_part is not None:
+        k_in, fixed_in = len(ins) - size(r_in_part, "and", len(ins)), True
+    if r_out_part is not None:
+        natural: Junction = "or" if construction == "True" else "and"
+        k_out, fixed_out = len(outs) - size(r_out_part, natural, len(outs)), True
+    if u_part is not None:
+        wanted = size(u_part, "or", len(outs) - 1) + 1  # R_out keeps one node more than N_U1
+        k_out, fixed_out = max(0, min(max_out, len(outs) - wanted)), True
+    if construction == "False" and implication and not stated and cons[0] == "and":
+        # Eq. 3 as the consequent, ∧R_in ∧ ∧¬R_out, with as many literals as the shape says
+        n_out = rng.randint(1, max(1, min(len(outs), cons[1] - 1)))
+        n_in = max(1, min(len(ins), cons[1] - n_out))
+        k_in, k_out, fixed_in, fixed_out = len(ins) - n_in, len(outs) - n_out, True, True
+    elif construction == "False" and implication and not stated:
+        # a `one` or `or` consequent refutes literals of f: keep f as large as Eqs. 2–4 allow
+        k_in, k_out, fixed_in, fixed_out = len(ins) - 1, max_out, True, True
     if k_in == 0 and k_out == 0 and (len(ins) > 1 or max_out > 0):  # keep the fact f non-empty when possible
-        if len(ins) > 1 and (max_out == 0 or rng.random() < 0.5):
+        # a part whose size is fixed loses a node to f only when both are fixed (idle literals top it up)
+        if len(ins) > 1 and (
+            max_out == 0 or (fixed_out and not fixed_in) or (fixed_out == fixed_in and rng.random() < 0.5)
+        ):
             k_in = 1
-        else:
+        elif max_out > 0:
             k_out = 1
     in_f, out_f = _subset(ins, k_in, rng), _subset(outs, k_out, rng)
+    if construction == "False" and implication and not stated:
+        # A comes from what the rules derive from f, so f takes the in-nodes of the earliest rules (the chain fires
+        # from them): otherwise f alone often derives nothing and A would be one of f's own literals
+        first = {n: min(i for i, r in enumerate(rules) if n in r.lhs) for n in ins}
+        in_f = tuple(sorted(sorted(ins, key=lambda n: (first[n], rng.random()))[:k_in]))
     rest_in = tuple(n for n in ins if n not in in_f)
     rest_out = tuple(n for n in outs if n not in out_f)
     f_nodes = sorted([*in_f, *(n.complement() for n in out_f)])
     chosen_nodes: tuple[Node, ...] = ()
-    if construction.startswith("Unknown"):
-        size = rng.randint(1, max(1, len(rest_out) - 1))
-        chosen_nodes = _subset(rest_out, size, rng)
-    implication = rng.random() < 0.5
-    stated = rng.random() < 0.5 or not implication  # a flat conclusion always builds on a stated fact (see above)
-    existential = rng.random() < 0.5  # drawn in both forms, so that they share every other choice
-    quantifier: Quantifier = "exists" if existential and form == "quantified" else "forall"
+    if u_part is not None:
+        chosen_nodes = _subset(rest_out, size(u_part, "or", max(1, len(rest_out) - 1)), rng)
     if construction == "False" and implication and not stated and not f_nodes:
         stated = True  # `N → …` needs a literal of f
     term: Term = Var(VARIABLE) if form == "quantified" else Const(CONSTANT)
 
-    def conj(nodes: Iterable[Node]) -> Formula:
-        return conjunction([n.at(term) for n in nodes])
+    forced = [*f_nodes]
+    if stated and construction != "Unknown2":
+        forced += rest_in
+    if stated and construction == "Unknown2" and len(chosen_nodes) == 1:
+        forced += chosen_nodes
+    used: set[int] = set()
 
-    def disj(nodes: Iterable[Node]) -> Formula:
-        return disjunction([n.at(term) for n in nodes])
+    inferred = sorted(derived(rules, forced) - set(forced))  # forced, but not a fact: the rules derive it
 
-    lhs, rhs = conj(rest_in), disj(rest_out)
-    if implication and not stated and f_nodes and construction != "False":
-        # a False if–then needs an antecedent the premises force, i.e. one from the facts; the other labels get a
-        # literal of f in theirs too (logically idle), so that "the antecedent is stated" does not tell False
-        lhs = conj(sorted({f_nodes[rng.randrange(len(f_nodes))], *rest_in}))
+    def idle() -> Node | None:
+        """A literal the premises force, on a predicate the conclusion does not use yet (None if there is none).
+
+        One the rules derive from the facts when there is one, else a fact's: a fact repeated in the conclusion
+        would mark the labels whose parts need idle literals most.
+        """
+        pool = [n for n in inferred if n.pred not in used] or sorted({n for n in forced if n.pred not in used})
+        return pool[rng.randrange(len(pool))] if pool else None
+
+    def part(nodes: Sequence[Node], natural: Junction, target: tuple[Side, int]) -> Formula:
+        """The nodes with the target connective and size, topped up with idle literals (L in ∧, ¬L in ∨)."""
+        used.update(n.pred for n in nodes)
+        kind: Junction = natural if len(nodes) > 1 or target[0] == "one" else target[0]  # type: ignore[assignment]
+        members = list(nodes)
+        while len(members) < target[1]:
+            extra = idle()
+            if extra is None:  # no forced literal left (tiny rule sets): the part stays shorter
+                break
+            used.add(extra.pred)
+            members.append(extra if kind == "and" else extra.complement())
+        return junction([n.at(term) for n in sorted(members)], kind)
+
     negated_out = [n.complement() for n in rest_out]
-    extra: Formula | None = lhs if stated else None
+    body: Formula
+    extra_fact: Formula | None = conjunction([n.at(term) for n in rest_in]) if stated else None
     if construction == "True":
-        body: Formula = (
-            Implies(lhs, rhs)
-            if implication
-            else (rhs if stated else disj([*(n.complement() for n in rest_in), *rest_out]))
-        )
+        consequent = part(rest_out, "or", cons)
+        body = Implies(part(rest_in, "and", ante), consequent) if implication else consequent
     elif construction == "False":
-        forced = rest_in[0] if stated else f_nodes[rng.randrange(len(f_nodes))] if f_nodes else None
-        idle = sorted({n for r in rules for n in r.nodes} - set(ins) - set(outs))  # the chain's inner nodes
-        if implication and idle and forced is not None and rng.random() < 0.75:
-            # an antecedent "forced or anything" still holds of every entity; it gives False an "or"
-            other = _new_node(idle[rng.randrange(len(idle))].pred, rng)
-            antecedent = disjunction([n.at(term) for n in sorted([forced, other])])
-            body = Implies(antecedent, conj(negated_out if stated else sorted([*rest_in, *negated_out])))
-        elif implication and stated:
-            body = Implies(lhs, conj(negated_out))
-        elif implication:
-            body = Implies(f_nodes[rng.randrange(len(f_nodes))].at(term), conj(sorted([*rest_in, *negated_out])))
+        if not implication:
+            body = part(negated_out, "and", cons)
         else:
-            body = conj(negated_out) if stated else conj(sorted([*rest_in, *negated_out]))
+            used.update(n.pred for n in (*rest_in, *rest_out))
+            # forced literals that are not facts first (derived by the rules from f), then f's own: a fact repeated
+            # in the conclusion would otherwise mark False
+            derived_pool = [n for n in sorted(derived(rules, f_nodes) - set(f_nodes)) if n.pred not in used]
+            fact_pool = [n for n in f_nodes if n.pred not in used]
+            rng.shuffle(derived_pool)
+            rng.shuffle(fact_pool)
+            refute = not stated and cons[0] != "and" and len(derived_pool) + len(fact_pool) > cons[1]
+            if refute:  # without R_in stated only f and what follows from it are forced: refute those literals
+                refuted = (derived_pool + fact_pool)[: cons[1]]
+                used.update(n.pred for n in refuted)
+                derived_pool = [n for n in derived_pool if n.pred not in used]
+                fact_pool = [n for n in fact_pool if n.pred not in used]
+            # A: forced literals, from R_in when it is stated, else from the pools above
+            pool = list(rest_in) if stated else derived_pool + fact_pool
+            pool = pool or list(f_nodes)
+            if stated:
+                rng.shuffle(pool)
+            if ante[0] == "or":
+                a = pool[0]
+                taken = used | {a.pred}
+                inner = sorted({n for r in rules for n in r.nodes} - set(ins) - set(outs))
+                inner = [n for n in inner if n.pred not in taken]  # the chain's inner nodes not used yet
+                picked = [_new_node(n.pred, rng) for n in rng.sample(inner, min(len(inner), ante[1] - 1))]
+                used.update(n.pred for n in (a, *picked))
+                # "A or anything" still holds of every entity
+                antecedent = disjunction([n.at(term) for n in sorted([a, *picked])])
+            else:
+                antecedent = part(pool[: size(ante, "and", len(pool))], "and", ante)
+            if refute:
+                consequent = junction([n.complement().at(term) for n in sorted(refuted)], "or")
+            else:
+                consequent = part(negated_out if stated else sorted([*rest_in, *negated_out]), "and", cons)
+            body = Implies(antecedent, consequent)
     elif construction == "Unknown1":
-        body = Implies(lhs, disj(chosen_nodes)) if implication else disj(chosen_nodes)
+        consequent = part(chosen_nodes, "or", cons)
+        body = Implies(part(rest_in, "and", ante), consequent) if implication else consequent
     else:
-        extra = disj(chosen_nodes) if stated else None
-        negated_f_out = [n.complement() for n in out_f]
-        if not implication and negated_f_out and rng.random() < 0.5:
-            # ∧R_in alone names only in-nodes, never a rule's consequent; a fact literal about an out-node (logically
-            # idle) keeps "the conclusion names a consequent" from telling the label
-            body = conj(sorted([*rest_in, negated_f_out[rng.randrange(len(negated_f_out))]]))
-        else:
-            body = Implies(disj(chosen_nodes), lhs) if implication else lhs
-    facts = [_wrap(conj(f_nodes), form, "forall")] if f_nodes else []
-    if extra is not None:
-        facts.append(_wrap(extra, form, "forall"))
-    variant = ("implication" if implication else "flat") + ("+fact" if stated else "")
-    return FactsConclusion(construction, label, tuple(facts), _wrap(body, form, quantifier), variant, form)
+        extra_fact = disjunction([n.at(term) for n in chosen_nodes]) if stated else None
+        consequent = part(rest_in, "and", cons)
+        body = Implies(part(chosen_nodes, "or", ante), consequent) if implication else consequent
+    facts = [_wrap(conjunction([n.at(term) for n in f_nodes]), form, "forall")] if f_nodes else []
+    if extra_fact is not None:
+        facts.append(_wrap(extra_fact, form, "forall"))
+    variant = shape.top + ("+fact" if stated else "")
+    return FactsConclusion(construction, label, tuple(facts), _wrap(body, form, shape.quantifier), variant, form)
+
+
+def derived(rules: Iterable[Rule], known: Iterable[Node]) -> set[Node]:
+    """The literals the rules force from `known` by unit propagation (`known` included).
+
+    A rule whose left nodes are all known forces its one right node whose complement is not known (the others are
+    refuted).
+    """
+    out = set(known)
+    changed = True
+    while changed:
+        changed = False
+        for rule in rules:
+            if rule.quantifier == "forall" and all(n in out for n in rule.lhs):
+                open_ = [n for n in rule.rhs if n.complement() not in out]
+                if len(open_) == 1 and open_[0] not in out:
+                    out.add(open_[0])
+                    changed = True
+    return out
 
 
 def _split(nodes: Sequence[Node], rng: random.Random) -> tuple[list[Node], list[Node]]:
@@ -568,7 +739,7 @@ def _screened(depth: int, width: int, seed: int, label: str, count: int) -> tupl
     """The first `count` harmless distractors of a quantified task (cached: the counts of a task share them)."""
     rules = basic_rules(depth, width, random.Random(derived_seed(seed, "qmfol-rules", depth, width)))
     rng = random.Random(derived_seed(seed, "qmfol-facts", depth, width, label))
-    pair = facts_and_conclusion(rules, label, rng, "quantified")
+    pair = facts_and_conclusion(rules, label, rng, "quantified", conclusion_shape(seed, depth, width))
     premises: list[Formula] = [*(r.formula() for r in rules), *pair.facts]
     candidates = random.Random(derived_seed(seed, "qmfol-distractors", depth, width))
     next_pred = 1 + max(n.pred for r in rules for n in r.nodes)
@@ -681,7 +852,7 @@ def make_logic_task(
         raise ValueError(f"distractors={distractors}: must be at least 0")
     rules = basic_rules(depth, width, random.Random(derived_seed(seed, "qmfol-rules", depth, width)))
     rng = random.Random(derived_seed(seed, "qmfol-facts", depth, width, label))
-    pair = facts_and_conclusion(rules, label, rng, form)
+    pair = facts_and_conclusion(rules, label, rng, form, conclusion_shape(seed, depth, width))
     if form == "quantified":
         extra = screened_distractors(depth, width, seed, label, distractors) if distractors else ()
     else:

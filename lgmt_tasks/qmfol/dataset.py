@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from inspect_ai.dataset import Sample
@@ -15,6 +15,7 @@ from lgmt_tasks.qmfol.config import TASK_DEPTHS, TASK_DISTRACTORS, TASK_WIDTHS
 from lgmt_tasks.qmfol.construction import FORMS, LABELS
 from lgmt_tasks.qmfol.english import TOPICS
 from lgmt_tasks.solvers.qmfol import render_prompt
+from lgmt_tasks.task_params import Values
 
 T = TypeVar("T")
 
@@ -39,9 +40,6 @@ the shipped grid's values is exactly the shipped tasks with those values (`lgmt_
 
 SHIPPED_COUNTS: dict[str, tuple[str, str]] = {"seeds": ("seed", "seed")}
 """Fewer seeds from the same first seed select the shipped tasks of those seeds."""
-
-Values = int | str | Sequence[int] | Sequence[str] | None
-"""What a multi-valued parameter accepts: one value, a list (`-T depth=[5,10]`), or a string `"5,10"` / `"5 10"`."""
 
 
 def values(name: str, given: Values, cast: Callable[[str], T]) -> tuple[T, ...] | None:

@@ -5,23 +5,26 @@ prover or at the `label`/`construction`/`variant` columns. Most are a surface fe
 feature holds, answer L; otherwise one of the other two labels", once for each label L, so that a feature that
 tells any one label apart is caught whichever way it leans: the conclusion's quantifier, an if–then, a negation, a
 conjunction or disjunction, its length, the number of facts, whether its predicates are stated in the facts or in a
-rule's consequent, and its word overlap with the facts; and the topic.
+rule's consequent, and its word overlap with the facts; and the topic. Fitted heuristics (`SHAPE_KEYS`) learn the
+majority label of each conclusion shape (quantifier × top connective, and finer classes) on two build seeds and
+answer the third: a reader who studied the rest of the benchmark (issue #27: 0.431 on builder revision 2).
 
 The paper's constructions fail this battery (True is always an if–then, False always a conjunction with negations,
-Unknown never an if–then); the builder balances the surface (`construction.facts_and_conclusion`), and
+Unknown never an if–then); the builder gives the three labels of a rule set one conclusion shape
+(`construction.conclusion_shape`, `construction.facts_and_conclusion`), and
 `tests/qmfol/test_shortcuts.py` checks every score on the committed build.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Hashable, Mapping
 from functools import cache
 from typing import Any
 
 from lgmt_tasks.qmfol.construction import LABELS
 from lgmt_tasks.qmfol.english import TOPICS, load_topic
-from lgmt_tasks.verify.shortcuts import Battery, Heuristic
+from lgmt_tasks.verify.shortcuts import Battery, Fitted, Heuristic
 
 Row = Mapping[str, Any]
 
@@ -131,6 +134,59 @@ FEATURES: dict[str, tuple[str, Callable[[Row], bool]]] = {
 """Binary surface features: name → (description, test)."""
 
 
+def quantifier(row: Row) -> str:
+    """The conclusion's quantifier as written: `every`, `exists`, or `none` (a ground conclusion)."""
+    conclusion = row["conclusion"]
+    return (
+        "every" if conclusion.startswith("For every") else "exists" if conclusion.startswith("There exists") else "none"
+    )
+
+
+def top_connective(row: Row) -> str:
+    """The conclusion's top connective under its quantifier, as written: `if-then`, `and`, `or` or `literal`."""
+    conclusion = row["conclusion"]
+    if ", then " in conclusion:
+        return "if-then"
+    return "and" if " and " in conclusion else "or" if " or " in conclusion else "literal"
+
+
+def _sides(row: Row) -> tuple[str, str]:
+    """The connectives of an if–then's antecedent and consequent (`and`, `or`, `one`); ("", "") when flat."""
+    if ", then " not in row["conclusion"]:
+        return "", ""
+    left, right = row["conclusion"].split(", then ", 1)
+    left = re.sub(r"^.*?\bif ", "", left)
+    kind = lambda part: "and" if " and " in part else "or" if " or " in part else "one"  # noqa: E731
+    return kind(left), kind(right)
+
+
+SHAPE_KEYS: dict[str, tuple[str, Callable[[Row], Hashable]]] = {
+    "shape": ("the conclusion's quantifier and top connective", lambda r: (quantifier(r), top_connective(r))),
+    "shape+sides": (
+        "the conclusion's quantifier, top connective and an if–then's antecedent and consequent connectives",
+        lambda r: (quantifier(r), top_connective(r), *_sides(r)),
+    ),
+    "shape+literals": (
+        "the conclusion's quantifier, top connective and number of literals (1-4, or more)",
+        lambda r: (quantifier(r), top_connective(r), min(len(verb_phrases(r["conclusion"], r)), 5)),
+    ),
+    "shape+negations": (
+        "the conclusion's quantifier, top connective and number of negated literals",
+        lambda r: (
+            quantifier(r),
+            top_connective(r),
+            sum(bool(_NEGATION.search(vp)) for vp in verb_phrases(r["conclusion"], r)),
+        ),
+    ),
+    "shape+facts": (
+        "the conclusion's quantifier, top connective and the number of facts",
+        lambda r: (quantifier(r), top_connective(r), min(len(facts(r)), 3)),
+    ),
+}
+"""Surface classes for the fitted heuristics: name → (description, key). Each is learned per class on two build
+seeds and scored on the third (`verify.shortcuts.Fitted`)."""
+
+
 def _rule(feature: str, label: str) -> Heuristic:
     description, test = FEATURES[feature]
 
@@ -154,6 +210,11 @@ BATTERY = Battery(
         *(_rule(feature, label) for feature in FEATURES for label in LABELS),
         *(_topic_rule(topic, label) for topic in TOPICS for label in LABELS),
     ),
+    fitted=tuple(
+        Fitted(f"majority-by-{name}", f"the majority label of {description}, fitted on the other seeds", key)
+        for name, (description, key) in SHAPE_KEYS.items()
+    ),
+    fold=lambda row: row["seed"],
 )
 """The QMFOL battery: the three labels, gold `label`, over all rows.
 

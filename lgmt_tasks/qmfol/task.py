@@ -16,13 +16,9 @@ Examples:
 from __future__ import annotations
 
 from inspect_ai import Task, task
-from inspect_ai.dataset import MemoryDataset
 
-from lgmt_tasks.qmfol.dataset import Values, load_qmfol, record_to_sample
-from lgmt_tasks.scorers.qmfol import qmfol_scorer
-from lgmt_tasks.solvers.qmfol import qmfol_generate
 from lgmt_tasks.suites import suite
-from lgmt_tasks.task_params import validated_args
+from lgmt_tasks.task_params import Values, validated_args
 
 VERSION = suite("qmfol").version
 """Declared once, in the suite registry (`lgmt_tasks.suites`); the lm-eval YAMLs carry the same value."""
@@ -71,6 +67,14 @@ def qmfol(
     Returns:
         The task.
     """
+    # imported here, not at module level: Inspect imports every installed plugin (this module among them) before any
+    # eval (`tests/test_import_graph.py`, `benchmarks/bench_import.py`)
+    from inspect_ai.dataset import MemoryDataset
+
+    from lgmt_tasks.qmfol.dataset import load_qmfol, record_to_sample
+    from lgmt_tasks.scorers.qmfol import qmfol_scorer
+    from lgmt_tasks.solvers.qmfol import qmfol_generate
+
     loaded = load_qmfol(
         depth=depth,
         width=width,

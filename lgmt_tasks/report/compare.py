@@ -13,9 +13,10 @@ same dataset answered the same groups, so they are compared group by group (`lgm
   denominator. `acc_cons`: per group, consistently correct yes/no, over every group that is a test in both runs
   (`tested`; the lexical suite's discarded groups are not): an unparsed answer is not correct, as in `acc_cons`.
   The rates in the table are over these paired groups, so they can differ from each log's own MVR and `acc_cons`.
-- Tests. McNemar's exact test (two-sided) per comparison, and a paired bootstrap 95% interval of the difference of
-  rates (first − second; `BOOTSTRAP_RESAMPLES` resamples of the group ids, seed `BOOTSTRAP_SEED`; per relation the
-  relation's groups are resampled).
+- Tests. McNemar's exact test (two-sided) per comparison, and a 95% interval of the difference of rates (first −
+  second): Newcombe's paired hybrid score interval (method 10, `significance.paired_interval`), widened to reach 0
+  where the exact test gives p ≥ `ALPHA`, so that an interval never excludes 0 beside a non-significant p. It is the
+  row's own interval (unadjusted, like `p_value`), not a Holm-adjusted one.
 - Families. Holm's correction is applied per family = one pair of runs × one metric, across the relations (the
   relation-set key: the suite's stratum of the row, i.e. the first relation of a composed LGMT row, `MR-E1.1` for
   `MR-E1.1+MR-C3`; listed in natural order, `MR-E1.2` before `MR-E1.10`). The `all` row is the one pre-specified
@@ -39,7 +40,7 @@ from inspect_ai.log import read_eval_log
 
 from lgmt_tasks import suites as registry
 from lgmt_tasks.builders.load import METADATA_KEY
-from lgmt_tasks.report.significance import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, holm, mcnemar, paired_bootstrap
+from lgmt_tasks.report.significance import holm, mcnemar, paired_interval
 from lgmt_tasks.report.suites import suite_of, task_name
 
 ALPHA = 0.05
@@ -235,8 +236,8 @@ def paired_outcomes(first: Run, second: Run, ids: Sequence[str], metric: str) ->
 def _row(first: Run, second: Run, metric: str, relation: str, ids: Sequence[str]) -> dict[str, Any]:
     x, y = paired_outcomes(first, second, ids, metric)
     test = mcnemar(x, y)
-    low, high = paired_bootstrap(x, y)
     n = len(x)
+    low, high = paired_interval(x, y, p_value=test.p_value, alpha=ALPHA)
     first_rate = sum(x) / n if n else math.nan
     second_rate = sum(y) / n if n else math.nan
     return {
@@ -331,9 +332,10 @@ def comparison_markdown(comparison: Comparison) -> str:
     lines = [
         f"Paired comparison of {len(comparison.runs)} runs of `{first.task}` on dataset {first.fingerprint} ({runs}).",
         "",
-        f"McNemar exact test (two-sided) per row; 95% paired bootstrap interval of first − second "
-        f"({BOOTSTRAP_RESAMPLES} resamples of the group ids, seed {BOOTSTRAP_SEED}); Holm across the relations of "
-        f"each pair and metric (the `{OVERALL}` row is not in the family); `*`: Holm-adjusted p < {ALPHA}. "
+        "McNemar exact test (two-sided) per row; 95% Newcombe paired interval (method 10) of first − second, "
+        f"widened to reach 0 where p ≥ {ALPHA} so that it never contradicts the test (unadjusted, like `p_value`); "
+        f"Holm across the relations of each pair and metric (the `{OVERALL}` row is not in the family); "
+        f"`*`: Holm-adjusted p < {ALPHA}. "
         "`mvr`: groups parsed in both runs; `acc_cons`: every group (unparsed = not correct).",
         "",
     ]

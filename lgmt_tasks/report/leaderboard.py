@@ -33,14 +33,19 @@ from lgmt_tasks.report.suites import SUITE_METRICS, prompting_of, suite_of, task
 from lgmt_tasks.suites import SUITE_NAMES
 
 COLUMN_DOCS: dict[str, str] = {
-    "model": "Model: Inspect's `provider/name`; for lm-eval `<model type>/<pretrained>` (or the model type alone).",
+    "model": "Model: Inspect's `provider/name`; for lm-eval `<model type>/<pretrained>` (or the model type alone), "
+    "a local `pretrained` folder shown by its Hub id (`ORG/NAME` of a Hub cache folder or of its `config.json`) or "
+    "its folder name, never the machine path.",
     "suite": f"{', '.join(SUITE_NAMES[:-1])} or {SUITE_NAMES[-1]}.",
     "task": "Our Inspect task name (`mr_e`, `lgmt`, `logicasker`, …); lm-eval tasks are mapped to it.",
-    "prompting": "LGMT/lexical `prompting`, LogicAsker `demonstrations`, DivLogicEval `shots`; empty for QMFOL.",
+    "prompting": "One vocabulary for every suite: `zero_shot` for a run shown no worked examples (LogicAsker "
+    "`demonstrations=none`, DivLogicEval `shots=0`, QMFOL), LGMT/lexical `prompting` as given (`zero_shot_cot`, "
+    "`few_shot`, …), `few_shot_random` / `few_shot_weakness` for LogicAsker's demonstrations, `few_shot_<n>` for "
+    "DivLogicEval's shots.",
     "harness": "`inspect` or `lm-eval`.",
     "harness_task": "The task name in that harness (`lgmt_tasks/mr_e`, `lgmt_mr_e_loglik`, …).",
     "status": "Inspect log status: `success`, or `started` / `error` / `cancelled` (rows only with "
-    "`--include-incomplete`); empty for lm-eval.",
+    "`--include-incomplete`); `success` for lm-eval (it writes a results file only for a finished run).",
     "mvr": "LGMT, lexical: metamorphic violation rate (lower is better).",
     "mvr_stderr": "Its standard error (delta method over groups; empty when the harness does not report it).",
     "acc_static": "LGMT, lexical: accuracy on the source cases (an unparsed source answer is wrong).",
@@ -91,6 +96,40 @@ def _metric_cells(suite: str, metrics: Mapping[str, Any]) -> dict[str, float | N
     return {column: _number(metrics.get(name)) for column, name in SUITE_METRICS[suite].items()}
 
 
+ZERO_SHOT = "zero_shot"
+"""The leaderboard's `prompting` of a run shown no worked examples, in every suite."""
+
+
+def leaderboard_prompting(suite: str, task_args: Mapping[str, Any] | None) -> str:
+    """A run's `prompting` cell (see `COLUMN_DOCS`): the suite's own setting, in one vocabulary across suites."""
+    value = prompting_of(suite, dict(task_args or {}))
+    if suite == "logicasker":
+        return ZERO_SHOT if value == "none" else f"few_shot_{value}"
+    if suite == "divlogiceval":
+        return ZERO_SHOT if value in ("0", "") else f"few_shot_{value}"
+    return value or ZERO_SHOT  # QMFOL has no setting: its prompt has no worked example
+
+
+def portable_model(model: str, pretrained: str) -> str:
+    """`<model type>/<pretrained>`, with a local `pretrained` folder named by its Hub id or folder name, not its path.
+
+    lm-eval records `pretrained` as given; a local folder (the Hub cache's snapshot, a converted model) would put
+    a machine path (`hf//root/.cache/...`) in a file meant for sharing.
+    """
+    name = pretrained
+    if pretrained.startswith(("/", "~", ".")) or "\\" in pretrained or pretrained.count("/") > 1:
+        path = Path(pretrained).expanduser()
+        hub = next((part for part in reversed(path.parts) if part.startswith("models--")), None)
+        name = "/".join(hub.removeprefix("models--").split("--")) if hub else path.name
+        try:
+            declared = json.loads((path / "config.json").read_text(encoding="utf-8")).get("_name_or_path")
+        except (OSError, ValueError, AttributeError):
+            declared = None
+        if hub is None and isinstance(declared, str) and declared and not declared.startswith(("/", ".", "~")):
+            name = declared
+    return f"{model}/{name}" if model else name
+
+
 def _json(value: Any) -> str:
     return json.dumps(value or {}, sort_keys=True, default=str)
 
@@ -132,7 +171,7 @@ def inspect_rows(paths: Sequence[str]) -> list[dict[str, Any]]:
                 "model": record["model"],
                 "suite": suite,
                 "task": task_name(str(record["task_full"])),
-                "prompting": prompting_of(suite, all_args),
+                "prompting": leaderboard_prompting(suite, all_args),
                 "harness": "inspect",
                 "harness_task": record["task_full"],
                 "status": str(record["status"]),
@@ -167,7 +206,7 @@ def _model_of(results: Mapping[str, Any]) -> str:
     if isinstance(args, str):
         args = dict(part.split("=", 1) for part in args.split(",") if "=" in part)
     pretrained = (args or {}).get("pretrained") if isinstance(args, dict) else None
-    return f"{model}/{pretrained}" if pretrained else model
+    return portable_model(model, str(pretrained)) if pretrained else model
 
 
 def lm_eval_rows(path: str | Path) -> list[dict[str, Any]]:
@@ -201,10 +240,10 @@ def lm_eval_rows(path: str | Path) -> list[dict[str, Any]]:
                 "model": model,
                 "suite": suite,
                 "task": task,
-                "prompting": prompting_of(suite, metadata),
+                "prompting": leaderboard_prompting(suite, metadata),
                 "harness": "lm-eval",
                 "harness_task": name,
-                "status": "",
+                "status": COMPLETE_STATUS,
                 **_metric_cells(suite, metrics),
                 "samples": sum(int(c.get("effective", 0)) for c in counts) if counts else None,
                 "total": sum(int(c.get("original", 0)) for c in counts) if counts else None,

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas is imported by `markdown`: `report.suites` (imported by the tasks) imports `SuiteReport`,
+    import pandas as pd  # and Inspect imports every installed plugin before any eval
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,8 @@ def markdown(table: pd.DataFrame) -> str:
     Only the columns that have a missing value are touched, so a table without one prints as `to_markdown` does; a
     numeric column keeps its numeric alignment even when every value is missing.
     """
+    import pandas as pd
+
     missing = table.isna().any().to_numpy()
     if not missing.any():
         return table.to_markdown(index=False, floatfmt=".3f")

@@ -132,7 +132,7 @@ def index_markdown(
     if written.comparison:
         lines += ["", "## Comparison", ""]
         lines.append(
-            "Paired significance tests between the runs (McNemar exact, bootstrap intervals, Holm across relations): "
+            "Paired significance tests between the runs (McNemar exact, Newcombe intervals, Holm across relations): "
             + ", ".join(_link(path, root) for path in reversed(written.comparison))
             + "."
         )

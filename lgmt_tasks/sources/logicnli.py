@@ -34,6 +34,7 @@ measured survival counts of both modes on dev and test are in the test suite and
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS, Contradictory, Undecided
 from lgmt_tasks.logic.syntax import Formula
 from lgmt_tasks.sources.case import Case
 from lgmt_tasks.sources.common import (
+    SKIP_GOLD_DISAGREES,
     SKIP_LABEL,
     SKIP_LAYOUT,
     SKIP_WRONG_TYPE,
@@ -85,7 +87,10 @@ SKIP_NO_TRACE = "no proof trace"
 SKIP_BAD_TRACE = "malformed proof trace"
 SKIP_INCONSISTENT = "inconsistent premises"
 SKIP_UNDECIDED = "undecided"
-SKIP_DISAGREES = "prover label differs from gold"
+SKIP_DISAGREES = SKIP_GOLD_DISAGREES
+
+PROGRESS_EVERY = 200
+"""`problems_to_cases` logs a progress line every tenth of the problems, but never more often than this many."""
 
 
 # --------------------------------------------------------------------------- proof traces
@@ -424,7 +429,15 @@ def problems_to_cases(
         raise ValueError(f"premises must be one of {', '.join(PREMISE_MODES)}; got {premises!r}")
     subsets = ConsistentSubsets(timeout_ms)
     cases: list[Case] = []
-    for problem in problems:
+    items = list(problems)
+    # Every problem costs several Z3 calls (its premise selection, then its label): the dev and test sets take
+    # about two minutes, so the stage says what it does and how far it is (shown by `lgmt build` and a cache miss).
+    stage = logging.getLogger("lgmt_tasks.build")  # `lgmt_tasks.builders.cache.BUILD_LOGGER`
+    step = max(PROGRESS_EVERY, -(-len(items) // 10))
+    stage.info("checking %d LogicNLI problems with Z3 (premises: %s)", len(items), premises)
+    for done, problem in enumerate(items, start=1):
+        if done % step == 0:
+            stage.info("LogicNLI: %d of %d problems checked, %d usable so far", done, len(items), len(cases))
         report.records += 1
         try:
             case = _checked_case(problem, premises, subsets, timeout_ms, unify_constants)

@@ -9,7 +9,7 @@ of processes.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -20,6 +20,7 @@ from lgmt_tasks.ids import derived_seed
 from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS, Contradictory, Label, Undecided, entailment
 from lgmt_tasks.sources import logicasker as logicasker_source
 from lgmt_tasks.sources.case import Case
+from lgmt_tasks.sources.common import SKIP_GOLD_DISAGREES
 from lgmt_tasks.sources.qmfol import (
     DEFAULT_DEPTHS,
     DEFAULT_PER_CELL,
@@ -34,7 +35,7 @@ from lgmt_tasks.vocabulary import SOURCES
 PATHLESS_SOURCES: tuple[str, ...] = ("generated", "qmfol", "logicasker")
 """Sources made by this package, which read no records (so take no `source_path`)."""
 
-SOURCE_STAGE_REVISION = 3
+SOURCE_STAGE_REVISION = 4
 """Bump when this stage's output changes: both suites' build revisions include it, so their caches are renewed."""
 
 
@@ -270,7 +271,7 @@ def _prove_run(job: tuple[Sequence[Case], int]) -> tuple[list[Case], BuildStats]
         elif isinstance(result, Undecided):
             stats.drop("source", f"undecided: {result.reason}", ids=[case.source_id])
         elif case.label is not None and case.label != result.value:
-            stats.drop("source", "gold label disagrees with prover", ids=[case.source_id])
+            stats.drop("source", SKIP_GOLD_DISAGREES, ids=[case.source_id])
         else:
             kept.append(case if case.label is not None else _with_label(case, result))
             stats.count("source", "proven")
@@ -286,27 +287,56 @@ def _with_label(case: Case, label: Label) -> Case:
 def ordered_candidates(cases: Sequence[Case], bucket: str, seed: int) -> list[Case]:
     """Candidates in a seeded order, stratified round-robin over labels (True, False, Unknown).
 
-    A `qmfol` case is stratified over its (depth, width) cell and label (a `logicasker` case over its depth and
-    label), so that a `per_mr` smaller than the pool still takes every cell of the difficulty grid alike (other
-    sources' order is unchanged).
+    A case with a difficulty (a `qmfol` case's (depth, width) cell, a `logicasker` case's depth) is stratified first
+    over its cell, then over its label within the cell: each round takes one candidate from every cell, in turn, and
+    each cell gives its labels in turn. So a `per_mr` smaller than the pool takes every cell alike, within one group
+    (`per_mr` = 8 over 4 cells: 2 per cell; the 8 first (cell, label) strata in a fixed order gave 3, 3, 2 and 0).
+    Which cell starts the rounds, and which label starts each cell, is rotated per relation (a hash of seed, relation
+    and cell), so that the cells that get one more when `per_mr` is not a multiple of the cells, and the labels a
+    cell gets when it takes fewer than three, differ from relation to relation: over a build every cell then holds
+    every relation, and about the same mix of labels. Other sources' order is unchanged.
     """
-    by_label: dict[str, list[Case]] = {}
-    for case in sorted(cases, key=lambda c: derived_seed(seed, bucket, c.source_dataset, c.source_id)):
-        by_label.setdefault(_stratum(case), []).append(case)
+    ordered = sorted(cases, key=lambda c: derived_seed(seed, bucket, c.source_dataset, c.source_id))
+    if not any(_cell(case) is not None for case in ordered):
+        by_label = _by(ordered, lambda c: c.label or "")
+        return _round_robin([by_label[k] for k in sorted(by_label)])
+    strata = _by(ordered, lambda c: _cell(c) or f"~{c.label or ''}")  # plain cases: one stratum per label, last
+    names = sorted(strata)
+    start = derived_seed(seed, bucket, "cell order") % len(names)
+    queues = []
+    for name in names[start:] + names[:start]:
+        labels = _by(strata[name], lambda c: c.label or "")
+        order = sorted(labels)
+        first = derived_seed(seed, bucket, name, "label order") % len(order)
+        queues.append(_round_robin([labels[k] for k in order[first:] + order[:first]]))
+    return _round_robin(queues)
+
+
+def _by(cases: Sequence[Case], key: Callable[[Case], str]) -> dict[str, list[Case]]:
+    """The cases by `key`, each list in the given order."""
+    found: dict[str, list[Case]] = {}
+    for case in cases:
+        found.setdefault(key(case), []).append(case)
+    return found
+
+
+def _round_robin(queues: Sequence[Sequence[Case]]) -> list[Case]:
+    """One from each queue in turn, until all are empty."""
+    iterators = [iter(q) for q in queues]
     order: list[Case] = []
-    queues = [by_label[k] for k in sorted(by_label)]
-    while any(queues):
-        for q in queues:
-            if q:
-                order.append(q.pop(0))
+    remaining = [len(q) for q in queues]
+    while any(remaining):
+        for index, iterator in enumerate(iterators):
+            if remaining[index]:
+                order.append(next(iterator))
+                remaining[index] -= 1
     return order
 
 
-def _stratum(case: Case) -> str:
-    """The candidate stratum of a case: its label, and for a `qmfol` case its (depth, width) cell first."""
+def _cell(case: Case) -> str | None:
+    """A case's difficulty cell (`d003-w002` for QMFOL, `d003` for a LogicAsker chain), or None."""
     if case.source_dataset == logicasker_source.SOURCE:
         depth = logicasker_source.difficulty_of(case.source_id)
-        if depth is not None:
-            return f"d{depth:03d}/{case.label or ''}"
+        return None if depth is None else f"d{depth:03d}"
     cell = difficulty_of(case.source_id) if case.source_dataset == "qmfol" else None
-    return case.label or "" if cell is None else f"d{cell[0]:03d}-w{cell[1]:03d}/{case.label or ''}"
+    return None if cell is None else f"d{cell[0]:03d}-w{cell[1]:03d}"

@@ -44,8 +44,8 @@ def read_located_records(path: str | Path) -> Iterator[tuple[Any, Path, int, Rec
 
     Raises:
         FileNotFoundError: `path` does not exist.
-        SourceDataError: A folder holds no data file, or a ``.json`` file that opens as an array is not valid
-            JSON as a whole (no record can be told apart from the next).
+        SourceDataError: A folder holds no data file, a file is not UTF-8 text (a binary file), or a ``.json``
+            file that opens as an array is not valid JSON as a whole (no record can be told apart from the next).
     """
     root = Path(path)
     if not root.exists():
@@ -54,7 +54,13 @@ def read_located_records(path: str | Path) -> Iterator[tuple[Any, Path, int, Rec
     if not files:
         raise SourceDataError(f"no .json or .jsonl files in {root}")
     for file in files:
-        text = file.read_text(encoding="utf-8")
+        try:
+            text = file.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:  # a binary file (a .gz, a Parquet file) or another encoding
+            raise SourceDataError(
+                f"{file}: not a UTF-8 text file (byte {exc.start}: {exc.reason}); source records are JSON or "
+                "JSON Lines text (decompress a .gz first)"
+            ) from None
         if file.suffix == ".json" and text.lstrip().startswith("["):
             for index, (record, location) in enumerate(_array_elements(text, file)):
                 yield record, file, index, location

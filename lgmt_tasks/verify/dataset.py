@@ -51,10 +51,21 @@ def card_splits(folder: str | Path) -> list[tuple[str, str]]:
 
 
 def read_rows(folder: str | Path) -> tuple[list[tuple[str, dict[str, Any]]], list[str]]:
-    """Every row of every config and split as `(row id, row)`, and the column names (of the first config)."""
+    """Every row of every config and split as `(row id, row)`, and the column names (of the first config).
+
+    Raises:
+        DatasetError: The folder has no usable card, or a data file it lists is missing or not what its name says.
+    """
+    from lgmt_tasks.builders.repo_folder import DataFileError, read_folder
+
     rows: list[tuple[str, dict[str, Any]]] = []
     columns: list[str] = []
-    for config, split in card_splits(folder):
+    splits = card_splits(folder)
+    try:  # each data file named by the card, checked before `datasets` fails on it without naming it
+        read_folder(Path(folder))
+    except DataFileError as exc:
+        raise DatasetError(str(exc)) from None
+    for config, split in splits:
         ds = load_dataset_repo(folder, config, split)
         columns = columns or list(ds.column_names)
         rows += [(row_id(row, f"{config}/{split}/{i}"), dict(row)) for i, row in enumerate(ds)]

@@ -12,7 +12,10 @@ Its credit on the row is the expected accuracy of breaking the tie uniformly at 
 answer is among the picks, else 0 (an empty pick counts as picking every allowed answer). So a heuristic that never
 prefers anything scores exactly chance, and the figures are deterministic (no random tie-breaking). Chance is the
 mean over rows of 1/|allowed answers|. Besides the suite's own heuristics, the battery always includes one constant
-heuristic per answer ("always yes", "always option A"), which catches an unbalanced answer key.
+heuristic per answer ("always yes", "always option A"), which catches an unbalanced answer key. A suite may also
+declare fitted heuristics (`Fitted`): the majority answer per surface class, learned on the other folds of the rows
+(e.g. the other build seeds) and scored on each held-out fold, so that a lean that changes sign from one surface class
+to another (which no fixed rule sees) is caught too.
 
 The allowance. Over all rows a heuristic must stay within `margin` (0.05) of chance, the brief's rule. A group (a
 question type, a skill category) holds far fewer rows, where one binomial standard error at chance is itself
@@ -24,7 +27,8 @@ not.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,6 +57,27 @@ class Heuristic:
 
 
 @dataclass(frozen=True)
+class Fitted:
+    """A heuristic learned from the answer key: the majority answer per value of a surface `key`, cross-fitted.
+
+    A rule fixed in advance catches a feature that leans one way overall; a lean that differs from one surface
+    class to the next (∀ with ∧ → False, ∃ with ∨ → True) needs the table of every class, learned from gold
+    answers. So the rows are split into folds (`Battery.fold`, e.g. the build seed); each row is answered with the
+    most common gold answer among the *other* folds' rows that share its key (ties kept, an unseen key: no
+    preference). This is what a reader who studied the rest of the benchmark's surface could score.
+
+    Attributes:
+        name: A short identifier (`shape`).
+        description: One sentence saying what the key reads, for the report.
+        key: A row's surface class (any hashable value).
+    """
+
+    name: str
+    description: str
+    key: Callable[[Row], Hashable]
+
+
+@dataclass(frozen=True)
 class Battery:
     """A suite's shortcut battery.
 
@@ -63,6 +88,9 @@ class Battery:
         margin: How far above chance a heuristic may score.
         group: A row's group (e.g. its question type), when each group must stay near chance on its own too; the
             battery is then scored on all rows and on each group's rows.
+        fitted: Heuristics learned from the other folds' answer key (`Fitted`), scored beside `heuristics`.
+        fold: A row's fold for `fitted` (rows of one fold are fitted on the others together); required with
+            `fitted`, and it should keep rows that share a logical item (topics, distractor counts) in one fold.
     """
 
     answers: Callable[[Row], Sequence[Any]]
@@ -70,6 +98,8 @@ class Battery:
     heuristics: tuple[Heuristic, ...]
     margin: float = DEFAULT_MARGIN
     group: Callable[[Row], str] | None = None
+    fitted: tuple[Fitted, ...] = ()
+    fold: Callable[[Row], Hashable] | None = None
 
 
 @dataclass(frozen=True)
@@ -130,10 +160,40 @@ def credit(picks: Collection[Any], allowed: Sequence[Any], gold: Any) -> float:
     return 1.0 / len(chosen) if gold in chosen else 0.0
 
 
+def cross_fit(battery: Battery, fitted: Fitted, rows: Sequence[Row]) -> Heuristic:
+    """`fitted` as a plain heuristic on `rows`: a row picks its key's majority gold answer in the other folds.
+
+    Raises:
+        ValueError: If the battery has fitted heuristics but no `fold`.
+    """
+    if battery.fold is None:
+        raise ValueError(f"fitted heuristic {fitted.name}: the battery needs a fold to fit on other rows")
+    fold_of = battery.fold
+    tables: dict[Hashable, dict[Hashable, Counter[Any]]] = {}
+    for row in rows:
+        tables.setdefault(fold_of(row), {}).setdefault(fitted.key(row), Counter())[battery.gold(row)] += 1
+    picks: dict[tuple[Hashable, Hashable], tuple[Any, ...]] = {}
+    for fold in tables:
+        keys = {k for other, table in tables.items() if other != fold for k in table}
+        for key in keys:
+            seen: Counter[Any] = Counter()
+            for other, table in tables.items():
+                if other != fold:
+                    seen.update(table.get(key, Counter()))
+            top = max(seen.values())
+            picks[(fold, key)] = tuple(sorted((a for a, n in seen.items() if n == top), key=str))
+
+    def pick(row: Row) -> tuple[Any, ...]:
+        return picks.get((fold_of(row), fitted.key(row)), ())
+
+    return Heuristic(fitted.name, fitted.description, pick)
+
+
 def all_heuristics(battery: Battery, rows: Sequence[Row]) -> tuple[Heuristic, ...]:
-    """The suite's heuristics, then one constant heuristic per answer any row allows (in first-seen order)."""
+    """The suite's heuristics, its fitted ones (fitted on `rows`), then one constant per allowed answer (first seen)."""
     answers = list(dict.fromkeys(a for row in rows for a in battery.answers(row)))
-    return (*battery.heuristics, *(_constant(a) for a in answers))
+    fitted = (cross_fit(battery, f, rows) for f in battery.fitted)
+    return (*battery.heuristics, *fitted, *(_constant(a) for a in answers))
 
 
 def run_battery(battery: Battery, rows: Iterable[Row]) -> list[HeuristicScore]:

@@ -21,10 +21,8 @@ DATASETS = ROOT / "datasets"
 
 
 @pytest.fixture(autouse=True)
-def _offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("LGMT_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+def _offline(offline_cache: Path) -> None:
+    """Every test here builds into its own cache, offline (`tests/conftest.py`)."""
 
 
 @pytest.fixture

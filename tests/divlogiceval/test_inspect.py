@@ -15,7 +15,8 @@ from inspect_ai.model import ChatMessage, ModelName, ModelOutput, ModelUsage, ge
 from inspect_ai.scorer import Target
 from inspect_ai.solver import TaskState
 
-from lgmt_tasks.divlogiceval.task import divlogiceval, record_to_sample
+from lgmt_tasks.divlogiceval.dataset import record_to_sample
+from lgmt_tasks.divlogiceval.task import divlogiceval
 from lgmt_tasks.hub.repo import load_dataset_repo
 from lgmt_tasks.scorers.divlogiceval import circular_choice, predictions_of, read_choice
 from lgmt_tasks.solvers.divlogiceval import INSTRUCTION, render_prompt, rotation_prompts

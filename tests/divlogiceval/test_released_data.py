@@ -11,6 +11,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import datasets
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -18,7 +19,6 @@ from inspect_ai import eval
 from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
 from lm_eval import simple_evaluate
 
-from lgmt_tasks.divlogiceval import released as dle_released
 from lgmt_tasks.divlogiceval.dataset import load_divlogiceval_rows
 from lgmt_tasks.divlogiceval.released import is_released, load_released_rows
 from lgmt_tasks.divlogiceval.task import divlogiceval
@@ -154,7 +154,8 @@ def test_a_hub_id_goes_through_datasets_load_dataset(monkeypatch):
         calls.append((path, split, revision))
         return make_fixture.UNPOLISHED
 
-    monkeypatch.setattr(dle_released.datasets, "load_dataset", fake_load_dataset)  # no network in tests
+    # `released` imports `datasets` where it calls it (start-up cost: tests/test_import_graph.py)
+    monkeypatch.setattr(datasets, "load_dataset", fake_load_dataset)  # no network in tests
     rows = load_divlogiceval_rows(dataset="ttchungc/DivLogicEval", variant="unpolished", revision="abc")
     assert calls == [("ttchungc/DivLogicEval", "unpolished", "abc")] and len(rows) == 3
 

@@ -17,7 +17,7 @@ from lgmt_tasks.lexical.report import lexical_report, noise_floor, relation_rate
 from lgmt_tasks.lexical.task import lexical
 from lgmt_tasks.lgmt.build import build_lgmt
 from lgmt_tasks.lgmt.config import LgmtConfig
-from lgmt_tasks.lgmt.task import record_to_sample
+from lgmt_tasks.lgmt.dataset import record_to_sample
 from lgmt_tasks.scorers.lgmt import metamorphic_consistency
 from lgmt_tasks.solvers.group import group_generate
 from lgmt_tasks.solvers.prompts import render_user_prompt

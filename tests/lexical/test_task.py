@@ -10,7 +10,8 @@ import math
 
 import pytest
 
-from lgmt_tasks.lexical.task import lexical, record_to_sample
+from lgmt_tasks.lexical.dataset import record_to_sample
+from lgmt_tasks.lexical.task import lexical
 from lgmt_tasks.scorers.pairwise import RATE_NAMES
 from lgmt_tasks.solvers.prompts import render_user_prompt
 from lgmt_tasks.vocabulary import RESPONSES_KEY, TRANSFORM_KEY

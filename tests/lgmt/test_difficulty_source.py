@@ -104,3 +104,11 @@ def test_the_report_of_other_sources_has_no_difficulty_table(tmp_path: Path):
 
     groups = pd.DataFrame({"source_dataset": ["generated"], "source_id": ["d1-w1/looks-alike"], "model": ["m"]})
     assert difficulty_table(groups).empty
+
+
+def test_every_cell_shows_its_groups_and_relations_and_holds_each_relation_alike(report):
+    # Issue #28: cells must not mix difficulty with relation; each row says how many relations it holds.
+    per_cell = Counter((difficulty_of(s.metadata["source_id"]), s.metadata["mr"]) for s in report["samples"])
+    assert set(per_cell.values()) == {3}  # per_mr=6 over 2 cells: 3 groups of each relation in each cell
+    for row in report["table"]:
+        assert int(row["relations"]) == 3 and int(row["groups"]) == 9

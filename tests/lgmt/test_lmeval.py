@@ -148,7 +148,7 @@ def test_task_yamls_name_the_relation_set_under_its_new_key():
 
 def test_member_prompts_match_the_inspect_task(built_dataset):
     from lgmt_tasks.hub.repo import load_dataset_repo
-    from lgmt_tasks.lgmt.task import record_to_sample
+    from lgmt_tasks.lgmt.dataset import record_to_sample
 
     rows = load_dataset_repo(built_dataset)
     for row in rows.select(range(5)):

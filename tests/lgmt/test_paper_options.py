@@ -53,8 +53,11 @@ def test_defaults_are_the_papers() -> None:
 
 
 def test_the_version_is_bumped_for_the_changed_results() -> None:
-    """Results of 4-A are not comparable with 3-B: the direction default, MR-P4 and temperature changed."""
-    assert suite("lgmt").version == "4-A" and suite("lexical").version == "4-A"
+    """Results of 4-A are not comparable with 3-B: the direction default, MR-P4 and temperature changed.
+
+    (LGMT moved on to 5-A when its follow-up English changed, issue #26; the lexical suite's data did not change.)
+    """
+    assert int(suite("lgmt").version.split("-")[0]) >= 4 and suite("lexical").version == "4-A"
 
 
 @pytest.mark.parametrize("name, value", [("direction", "sideways"), ("p4", "merge")])

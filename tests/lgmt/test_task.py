@@ -6,8 +6,8 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
-from lgmt_tasks.lgmt.dataset import MR_SETS
-from lgmt_tasks.lgmt.task import lgmt, mr_c, mr_s, record_to_sample
+from lgmt_tasks.lgmt.dataset import MR_SETS, record_to_sample
+from lgmt_tasks.lgmt.task import lgmt, mr_c, mr_s
 
 
 def scripted(answer_for):

@@ -41,6 +41,7 @@ from lgmt_tasks.lgmt.translate import (
     TRANSLATION_USER_TEMPLATE,
     json_string_field,
     paper_notation,
+    targets,
     translate_build,
     with_translation,
 )
@@ -79,6 +80,8 @@ def make_row(
         "translator": translator,
         "realised_premises": realised_premises,
         "realised_conclusion": realised_conclusion,
+        "spliced_premises": [],
+        "spliced_conclusion": False,
         "extra_followups": [],
     }
 
@@ -405,3 +408,12 @@ def test_audit_cli_refuses_a_dataset_without_translated_sentences(tmp_path: Path
     result = CliRunner().invoke(main, ["audit-translations", str(folder), "--model", "mockllm/model"])
     assert result.exit_code == 1
     assert "no translated follow-up sentence" in result.output and "--include-template" in result.output
+
+
+def test_a_sentence_that_keeps_source_wording_is_no_translation_target() -> None:
+    """A spliced sentence keeps the source's wording for what did not change; translating it whole would lose it."""
+    row = make_row("spliced", ["Kind(judy) ∧ ⊤", PREMISES[1]], "¬¬Brave(judy)", [0], True)
+    assert [t.where for t in targets(row)] == ["premise 0", "conclusion"]
+    spliced = {**row, "spliced_premises": [0], "spliced_conclusion": True}
+    assert targets(spliced) == []
+    assert [t.where for t in targets({**row, "spliced_premises": [0]})] == ["conclusion"]

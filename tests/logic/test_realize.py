@@ -90,7 +90,7 @@ def test_appendix_b_example() -> None:
     followup = Forall("x", Or((Not(P("ResidentOf", x, "lawtonPark")), P("UseZipCode", x, "num98199"))))
     lx = lexicon_for([*premises, conclusion, followup])
     assert [roundtrip(f, lx) for f in premises] == [
-        "Lawton Park is neighbourhood in Seattle.",
+        "Lawton Park is a neighbourhood in Seattle.",
         "For all x, if x is resident of Lawton Park, then x uses zip code num98199.",
         "Tom is resident of Lawton Park.",
         "Daniel uses zip code num98199.",
@@ -198,9 +198,9 @@ def test_natural_names(name: str) -> None:
         (P("UseZipCode", "tom", "num98199"), "Tom uses zip code num98199."),
         (P("LiveIn", "tom", "paris"), "Tom lives in Paris."),
         (P("ResidentOf", "tom", "lawtonPark"), "Tom is resident of Lawton Park."),
-        (P("Friend", "tom", "bob"), "Tom bears relation Friend to Bob."),
+        (P("Friend", "tom", "bob"), "Tom is a friend of Bob."),
         (P("BornIn1965", "mr.smith"), "Mr. Smith is born in 1965."),
-        (P("ParticipatedIn", "l-2021", "2008SummerOlympics"), "L-2021 is participated in 2008 Summer Olympics."),
+        (P("ParticipatedIn", "l-2021", "2008SummerOlympics"), "L-2021 participated in 2008 Summer Olympics."),
         (P("P"), "P is true."),
         (P("Rain"), "Rain is true."),
     ],
@@ -242,11 +242,12 @@ def test_predicate_reading_like_another_falls_back() -> None:
 
 def test_atom_level_collision_falls_back() -> None:
     # With the constant spoken in lower case (an override), "Tom is resident of lawton park" could be
-    # ResidentOf(tom, lawtonPark) or ResidentOfLawtonPark(tom). (The natural phrase "Lawton Park" does not collide.)
-    f = Iff(P("ResidentOf", "tom", "lawtonPark"), P("ResidentOfLawtonPark", "tom"))
-    assert lexicon_for([f]).predicate_pattern("ResidentOfLawtonPark", 1) == "{0} is resident of lawton park"
+    # ResidentOf(tom, lawtonPark) or IsResidentOfLawtonPark(tom). (The natural phrase "Lawton Park" does not collide.)
+    f = Iff(P("ResidentOf", "tom", "lawtonPark"), P("IsResidentOfLawtonPark", "tom"))
+    assert lexicon_for([f]).predicate_pattern("IsResidentOfLawtonPark", 1) == "{0} is resident of lawton park"
     lx = lexicon_for([f], overrides={"lawtonPark": "lawton park"})
-    assert "has property" in lx.predicate_pattern("ResidentOfLawtonPark", 1)
+    formal = [lx.predicate_pattern("IsResidentOfLawtonPark", 1), lx.predicate_pattern("ResidentOf", 2)]
+    assert "has property" in formal[0] or "bears relation" in formal[1]
     roundtrip(f, lx)
 
 

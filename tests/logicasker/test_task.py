@@ -26,8 +26,9 @@ from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
 
 from lgmt_tasks.cli import main
 from lgmt_tasks.hub.repo import load_dataset_repo
+from lgmt_tasks.logicasker.dataset import record_to_sample
 from lgmt_tasks.logicasker.report import skill_accuracies, weakest_leaves
-from lgmt_tasks.logicasker.task import logicasker, record_to_sample
+from lgmt_tasks.logicasker.task import logicasker
 from lgmt_tasks.solvers.logicasker import DEMONSTRATIONS_TEMPLATE, with_demonstrations
 
 NOW = "Now answer the following question:\n\n"

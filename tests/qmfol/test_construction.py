@@ -12,10 +12,13 @@ from lgmt_tasks.qmfol.construction import (
     CONSTANT,
     FORMS,
     LABELS,
+    SIDES,
     VARIANTS,
+    ConclusionShape,
     Node,
     Rule,
     basic_rules,
+    conclusion_shape,
     distractor_rules,
     facts_and_conclusion,
     implicit_rule,
@@ -71,11 +74,19 @@ def test_eqs_2_to_4_give_the_intended_label(label: str, depth: int, width: int) 
 def test_unknown_falls_back_to_unknown2_without_two_out_nodes() -> None:
     rules = (Rule((Node(0),), (Node(1),)),)  # depth 1, width 0: one in-node, one out-node
     p0, p1 = Atom("P0", (Const("a"),)), Atom("P1", (Const("a"),))
+    shapes = [
+        ConclusionShape("forall", "literal"),
+        *(ConclusionShape("forall", "implication", stated=s) for s in (False, True)),
+    ]
     for seed in range(10):
+        for shape in shapes:
+            pair = facts_and_conclusion(rules, "Unknown", random.Random(seed), "ground", shape)
+            assert pair.construction == "Unknown2"
+            assert pair.conclusion in (p0, Implies(p1, p0))  # C_U2 = f_U1, flat or after C_U1 = P1
+            assert pair.facts in ((p1,), ()) and (pair.facts == (p1,) or pair.variant == "implication")
+        # any other shape still gets the label (a part stays shorter when no idle literal is left)
         pair = facts_and_conclusion(rules, "Unknown", random.Random(seed), "ground")
-        assert pair.construction == "Unknown2"
-        assert pair.conclusion in (p0, Implies(p1, p0))  # C_U2 = f_U1, flat or after C_U1 = P1
-        assert pair.facts in ((p1,), ()) and (pair.facts == (p1,) or pair.variant == "implication")
+        assert entailment([r.formula() for r in rules] + list(pair.facts), pair.conclusion) == Label("Unknown")
 
 
 def test_both_unknown_strategies_occur_and_keep_the_fact_non_empty() -> None:
@@ -190,7 +201,7 @@ def test_surface_variants_are_not_tied_to_labels() -> None:
         rules = basic_rules(4, 4, random.Random(seed))
         for label in LABELS:
             pair = facts_and_conclusion(rules, label, random.Random(seed))
-            shape = "if" if isinstance(pair.conclusion.body, Implies) else "flat"  # type: ignore[attr-defined]
+            shape = "if" if isinstance(pair.conclusion.body, Implies) else "flat"  # type: ignore[attr-defined, union-attr]
             seen[label].add((type(pair.conclusion).__name__, shape))
     for label in LABELS:
         assert seen[label] == {("Forall", "if"), ("Forall", "flat"), ("Exists", "if"), ("Exists", "flat")}, label
@@ -201,3 +212,70 @@ def test_quantified_distractors_keep_the_label_and_consistency() -> None:
         task = make_logic_task(3, 3, 1, label, 10)
         assert task.form == "quantified" and len(task.distractors) == 10
         assert entailment(task.premises, task.conclusion) == Label(label)  # not Contradictory, the same label
+
+
+def _part(f):  # type: ignore[no-untyped-def]
+    """(connective, literals) of one part of a conclusion."""
+    from lgmt_tasks.logic.syntax import And, Or
+
+    return ({And: "and", Or: "or"}[type(f)], len(f.args)) if isinstance(f, And | Or) else ("one", 1)
+
+
+def _shape_of(conclusion):  # type: ignore[no-untyped-def]
+    body = conclusion.body
+    if isinstance(body, Implies):
+        return (type(conclusion).__name__, "implication", _part(body.left), _part(body.right))
+    return (type(conclusion).__name__, _part(body))
+
+
+def test_the_three_labels_of_a_rule_set_share_the_conclusion_shape() -> None:
+    """Issue #27: a label must not follow from the conclusion's quantifier, connectives or length (its shape).
+
+    Quantifier, top connective and the connectives of its parts are always shared; the number of literals too,
+    except where a small rule set has too few forced literals to top a part up (1 of 192 configurations of the
+    paper's grid over 12 seeds: depth 5, width 5, seed 1, a False antecedent one literal short).
+    """
+    short = 0
+    for depth, width in ((5, 5), (10, 20), (20, 10), (15, 15)):
+        for seed in range(12):
+            shapes = {_shape_of(make_logic_task(depth, width, seed, label, 0).conclusion) for label in LABELS}
+            connectives = {
+                (q, top, *((p[0] for p in parts) if top == "implication" else ())) for q, top, *parts in shapes
+            }
+            assert len(connectives) == 1, shapes
+            short += len(shapes) > 1
+            shape = conclusion_shape(seed, depth, width)
+            assert {s[1] for s in shapes} == {"implication" if shape.top == "implication" else _part_name(shape)}
+    assert short <= 1
+
+
+def _part_name(shape: ConclusionShape) -> tuple[str, int]:
+    return (shape.consequent, shape.consequent_size) if shape.top != "literal" else ("one", 1)
+
+
+@pytest.mark.parametrize("label", LABELS)
+def test_every_label_takes_every_shape(label: str) -> None:
+    rules = basic_rules(6, 8, random.Random(5))
+    premises = [r.formula() for r in rules]
+    shapes = [ConclusionShape("exists", top, "one", top, 1, n) for top in ("and", "or") for n in (2, 4)]  # type: ignore[arg-type]
+    shapes += [
+        ConclusionShape("forall", "implication", a, c, 1 if a == "one" else 3, 1 if c == "one" else 2, stated)  # type: ignore[arg-type]
+        for a in SIDES
+        for c in SIDES
+        for stated in (False, True)
+    ]
+    shapes.append(ConclusionShape("forall", "literal"))
+    for i, shape in enumerate(shapes):
+        pair = facts_and_conclusion(rules, label, random.Random(i), "quantified", shape)
+        want = (
+            (
+                "Forall",
+                "implication",
+                (shape.antecedent, shape.antecedent_size),
+                (shape.consequent, shape.consequent_size),
+            )
+            if shape.top == "implication"
+            else (type(pair.conclusion).__name__, _part_name(shape))
+        )
+        assert _shape_of(pair.conclusion) == want, (shape, pair.conclusion)
+        assert entailment([*premises, *pair.facts], pair.conclusion) == Label(label), shape

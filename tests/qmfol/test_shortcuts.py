@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from lgmt_tasks.hub.repo import load_dataset_repo
-from lgmt_tasks.qmfol.shortcuts import BATTERY, consequents, facts, verb_phrases
+from lgmt_tasks.qmfol.shortcuts import BATTERY, consequents, facts, quantifier, top_connective, verb_phrases
 from lgmt_tasks.verify.shortcuts import battery_table, run_battery
 
 COMMITTED = Path(__file__).resolve().parents[2] / "datasets" / "qmfol"
@@ -25,6 +25,7 @@ def _row(conclusion: str, label: str, extra_facts: int = 0, topic: str = "Food")
         "depth": 1,
         "entity": "food item",
         "object": "Velmora",
+        "seed": 0,
     }
 
 
@@ -73,3 +74,26 @@ def test_surface_readers() -> None:
     assert consequents(row) == {"is spicy", "is salty"}
     ground = {**row, "conclusion": "If Velmora is sour, then Velmora is not salty."}
     assert verb_phrases(ground["conclusion"], ground) == ["is sour", "is not salty"]
+
+
+def test_a_shape_that_leans_differently_per_class_is_caught_by_the_fitted_heuristic() -> None:
+    """Issue #27: ∀ with "and" → False, ∃ with "or" → True, else Unknown; each single feature stays near chance."""
+    conclusions = {
+        "False": "For every food item, the food item is spicy and the food item is salty.",
+        "True": "There exists a food item that is spicy or is salty.",
+        "Unknown": "For every food item, the food item is spicy or the food item is salty.",
+    }
+    rows = []
+    for seed in range(3):
+        for label, conclusion in conclusions.items():
+            rows += [{**_row(conclusion, label), "seed": seed}] * 2
+        rows.append({**_row("There exists a food item that is spicy and is salty.", "Unknown"), "seed": seed})
+    scores = {s.name: s for s in run_battery(BATTERY, rows)}
+    assert scores["majority-by-shape"].accuracy > 0.8 and not scores["majority-by-shape"].within
+
+
+def test_surface_classes() -> None:
+    row = _row("There exists a food item such that if the food item is sour, then the food item is not salty.", "x")
+    assert (quantifier(row), top_connective(row)) == ("exists", "if-then")
+    ground = {**row, "conclusion": "Velmora is sour or Velmora is not salty."}
+    assert (quantifier(ground), top_connective(ground)) == ("none", "or")

@@ -28,9 +28,9 @@ from lgmt_tasks.hub.repo import load_dataset_repo
 from lgmt_tasks.qmfol.build import build_qmfol
 from lgmt_tasks.qmfol.card import write_qmfol_repo
 from lgmt_tasks.qmfol.config import QmfolConfig
-from lgmt_tasks.qmfol.dataset import values
+from lgmt_tasks.qmfol.dataset import record_to_sample, values
 from lgmt_tasks.qmfol.report import depth_width_table, qmfol_heatmaps, qmfol_samples
-from lgmt_tasks.qmfol.task import qmfol, record_to_sample
+from lgmt_tasks.qmfol.task import qmfol
 from lgmt_tasks.solvers.qmfol import filler, render_prompt
 
 PLAN: dict[str, tuple[str | None, ...]] = {

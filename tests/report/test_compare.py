@@ -29,6 +29,7 @@ from lgmt_tasks.cli import main
 from lgmt_tasks.report.compare import compare_logs
 from lgmt_tasks.report.leaderboard import leaderboard
 from lgmt_tasks.report.significance import mcnemar_exact
+from lgmt_tasks.scorers.intervals import newcombe_paired_difference
 
 LABELS = ("True", "False", "Unknown")
 PER_RELATION, LIMIT_SLIGHT = 10, 60
@@ -112,7 +113,12 @@ def test_compare_flags_exactly_the_wrong_relation(runs):
         assert (row["b"], row["c"]) == ((0, PER_RELATION) if metric == "mvr" else (PER_RELATION, 0))
         assert row["p_value"] == pytest.approx(p)
         assert row["p_holm"] == pytest.approx(10 * p)  # Holm: the smallest of 10 p-values times 10
-        assert row["ci_low"] == row["ci_high"] == pytest.approx(perfect_rate - flawed_rate)
+        # Newcombe's interval, not a point (a bootstrap gave [-1, -1] / [1, 1] here): 10 of 10 discordant one way
+        _, low, high = newcombe_paired_difference(0, 0, PER_RELATION, PER_RELATION)
+        expected = (low, high) if metric == "mvr" else (-high, -low)
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx(expected)
+        assert row["ci_low"] < row["ci_high"]
+        assert (row["ci_high"] < 0) if metric == "mvr" else (row["ci_low"] > 0)  # significant: 0 excluded
         overall = found["all"]
         assert overall["groups"] == 10 * PER_RELATION and overall["p_holm"] == pytest.approx(p)
         assert overall["difference"] == pytest.approx((perfect_rate - flawed_rate) / 10)

@@ -1,4 +1,4 @@
-"""McNemar's exact test, the paired bootstrap and Holm's correction against values worked out here by other means."""
+"""McNemar's exact test, the paired interval and Holm's correction against values worked out here by other means."""
 
 from __future__ import annotations
 
@@ -7,7 +7,15 @@ from fractions import Fraction
 
 import pytest
 
-from lgmt_tasks.report.significance import discordant, holm, mcnemar, mcnemar_exact, paired_bootstrap, quantile
+from lgmt_tasks.report.significance import (
+    discordant,
+    holm,
+    interval_of_counts,
+    mcnemar,
+    mcnemar_exact,
+    paired_interval,
+)
+from lgmt_tasks.scorers.intervals import newcombe_paired_difference
 
 
 def binomial_tail_by_hand(n: int, k: int) -> float:
@@ -68,27 +76,35 @@ def test_holm_caps_at_one_and_skips_missing_tests():
     assert holm([]) == []
 
 
-def test_paired_bootstrap_constant_differences_and_determinism():
-    # every group differs by -1: every resample has mean -1
-    assert paired_bootstrap([0] * 12, [1] * 12) == (-1.0, -1.0)
-    assert paired_bootstrap([1, 0, 1, 1], [1, 0, 1, 1]) == (0.0, 0.0)
-    first, second = [1, 0, 1, 1, 0, 0, 1, 0] * 5, [0, 0, 1, 0, 0, 1, 1, 1] * 5
-    low, high = paired_bootstrap(first, second, seed=3)
-    assert (low, high) == paired_bootstrap(first, second, seed=3)
-    observed = (sum(first) - sum(second)) / len(first)
-    assert low < observed < high
-    assert all(math.isnan(v) for v in paired_bootstrap([], []))
+def test_paired_interval_at_ten_groups_is_never_a_point_and_never_beside_a_non_significant_test():
+    # Issue #28: at 10 groups a bootstrap gave [1, 1] for 10 discordant pairs one way and excluded 0 for a handful
+    # of them where McNemar said p = 0.0625.
+    all_one_way = paired_interval([1] * 10, [0] * 10, p_value=mcnemar_exact(10, 0))
+    assert 0.0 < all_one_way[0] < all_one_way[1] == 1.0
+    assert all_one_way == pytest.approx(newcombe_paired_difference(0, 10, 0, 10)[1:])
+    none_discordant = paired_interval([1, 0] * 5, [1, 0] * 5, p_value=1.0)
+    assert none_discordant[0] < 0.0 < none_discordant[1]
+    five = [1] * 5 + [0] * 5, [0] * 10  # b = 5, c = 0: p = 2 / 32 = 0.0625
+    p = mcnemar(*five).p_value
+    assert p == pytest.approx(0.0625)
+    low, high = paired_interval(*five, p_value=p)
+    assert newcombe_paired_difference(0, 5, 0, 10)[1] > 0.0  # Newcombe alone would exclude 0 here
+    assert low == 0.0 < high
+    assert all(math.isnan(v) for v in paired_interval([], [], p_value=math.nan))
 
 
-def test_paired_bootstrap_covers_like_the_normal_interval():
-    # 30 groups +1, 10 groups -1, 60 ties: mean difference 0.2, paired SD sqrt(0.4 - 0.04) = 0.6, SE 0.06.
-    first = [1] * 30 + [0] * 10 + [0] * 60
-    second = [0] * 30 + [1] * 10 + [0] * 60
-    low, high = paired_bootstrap(first, second)
-    assert low == pytest.approx(0.2 - 1.96 * 0.06, abs=0.025)
-    assert high == pytest.approx(0.2 + 1.96 * 0.06, abs=0.025)
-
-
-def test_quantile_interpolates():
-    assert quantile([0.0, 1.0, 2.0, 3.0], 0.5) == pytest.approx(1.5)
-    assert quantile([5.0], 0.975) == 5.0
+def test_paired_interval_agrees_with_the_exact_test_on_every_table_up_to_40_groups():
+    stats = pytest.importorskip("scipy.stats")
+    checked = 0
+    for n in range(1, 41):
+        for b in range(n + 1):
+            for c in range(n + 1 - b):
+                p = mcnemar_exact(b, c)
+                if b + c and (b + c) % 7 == 0:  # spot check against scipy's binomial test
+                    assert p == pytest.approx(stats.binomtest(b, b + c, 0.5).pvalue, rel=1e-9)
+                for both in range(n + 1 - b - c):
+                    low, high = interval_of_counts(both, b, c, n, p_value=p)
+                    assert low <= (b - c) / n <= high
+                    assert (low > 0 or high < 0) == (p < 0.05), (n, both, b, c, p, low, high)
+                    checked += 1
+    assert checked > 100_000

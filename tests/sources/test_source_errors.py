@@ -21,8 +21,9 @@ def _error_line(args: list[str]) -> str:
     assert result.exit_code == 1, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert "Traceback" not in result.output
-    lines = [line for line in result.output.splitlines() if line.strip()]
-    assert len(lines) == 1, result.output  # nothing but the message
+    # Nothing but the message, after the build's stage lines (`lgmt_tasks:   reading folio records from ...`).
+    lines = [line for line in result.output.splitlines() if line.strip() and not line.startswith("lgmt_tasks:")]
+    assert len(lines) == 1, result.output
     assert lines[0].startswith("Error: "), result.output
     return lines[0]
 

@@ -1,21 +1,10 @@
-"""Shared by the task tests: an isolated build cache, offline, and a mock model that needs no token counter."""
+"""Shared by the task tests: a mock model that needs no token counter (the offline cache is `tests/conftest.py`'s)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-import pytest
 from inspect_ai.model import Model, ModelOutput, ModelUsage, get_model
-
-
-@pytest.fixture
-def offline_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A fresh build cache under `tmp_path`, with the Hub and `datasets` offline."""
-    monkeypatch.setenv("LGMT_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
-    return tmp_path / "cache"
 
 
 def answering_model(answer: str) -> Model:

@@ -68,7 +68,7 @@ def test_a_row_of_the_wrong_shape_gives_malformed_claims_not_an_exception(change
 def test_unparsable_formulas_and_free_variables_are_unparsable_outcomes() -> None:
     checker = ClaimChecker(get_prover("z3", 5))
     row = {"premises_fol": ["P(a) →"], "conclusion_fol": "P(a)", "answer": "yes"}
-    (claim,) = logicasker_claims(row, "r1")
+    claim = logicasker_claims(row, "r1")[0]
     outcome = checker.check(claim)
     assert (outcome.status, "syntax error" in outcome.got) == ("unparsable", True)
     row = {"premises_fol": ["P(x)"], "conclusion_fol": "P(a)", "answer": "yes"}

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from lgmt_tasks.verify.shortcuts import Battery, Heuristic, battery_table, credit, run_battery
+from lgmt_tasks.verify.shortcuts import Battery, Fitted, Heuristic, battery_table, credit, run_battery
 
 ROWS = [
     {"gold": "yes", "kind": "a", "text": "short"},
@@ -94,3 +94,48 @@ def test_table_lists_every_score() -> None:
     table = battery_table(scores)
     assert table == battery_table([s.as_dict() for s in scores])
     assert len(table.splitlines()) == 1 + len(scores) and "always-yes" in table
+
+
+FOLDED = [
+    {"gold": gold, "seed": seed, "kind": kind}
+    for seed in (0, 1, 2)
+    for kind, gold in (("a", "yes"), ("a", "yes"), ("a", "no"), ("b", "no"))
+]
+
+
+def fitted_battery(rows_key: str = "kind") -> Battery:
+    return Battery(
+        answers=lambda row: ("yes", "no"),
+        gold=lambda row: row["gold"],
+        heuristics=(),
+        fitted=(Fitted("majority-by-kind", "the majority answer of the row's kind", lambda row: row[rows_key]),),
+        fold=lambda row: row["seed"],
+    )
+
+
+def test_a_fitted_heuristic_learns_each_class_on_the_other_folds() -> None:
+    """Kind a leans yes (2 of 3), kind b is always no: learned on two seeds, scored on the third."""
+    score = by_name(run_battery(fitted_battery(), FOLDED))["majority-by-kind"]
+    assert score.accuracy == pytest.approx((2 + 1) / 4)  # a → yes right 2 of 3, b → no right
+    assert not score.within
+
+
+def test_a_fitted_heuristic_on_balanced_classes_scores_chance() -> None:
+    rows = [{"gold": g, "seed": s, "kind": k} for s in (0, 1, 2) for k in "ab" for g in ("yes", "no")]
+    assert by_name(run_battery(fitted_battery(), rows))["majority-by-kind"].accuracy == 0.5
+
+
+def test_a_class_seen_in_one_fold_only_gives_no_preference() -> None:
+    rows = [{"gold": "yes", "seed": 0, "kind": "a"}, {"gold": "no", "seed": 1, "kind": "b"}]
+    assert by_name(run_battery(fitted_battery(), rows))["majority-by-kind"].accuracy == 0.5
+
+
+def test_fitted_heuristics_need_a_fold() -> None:
+    bad = Battery(
+        answers=lambda row: ("yes", "no"),
+        gold=lambda row: row["gold"],
+        heuristics=(),
+        fitted=(Fitted("f", "f", lambda row: row["kind"]),),
+    )
+    with pytest.raises(ValueError, match="needs a fold"):
+        run_battery(bad, FOLDED)

@@ -99,7 +99,7 @@ def test_e_agrees_with_every_decided_claim_of_each_default_build(suite: str) -> 
     assert out["undecided_by_prover"] == len(out["undecided"]) >= 0
     expected_claims = {
         "lgmt": {"source label", "follow-up label"},
-        "logicasker": {"answer"},
+        "logicasker": {"answer", "premise needed"},
         "divlogiceval": {"answer key", "construction"},
         "qmfol": {"label", "label without distractors"},
         "lexical": {"source label"},
@@ -212,7 +212,8 @@ def test_the_sample_decides_which_rows_are_checked(built: dict[str, Path], tmp_p
     found = summary(run(str(corrupted), "--json", "--prover", "z3", "--sample", "10", "--seed", str(hit)))
     assert [d["id"] for d in found["disagreements"]] == [row["id"]]
     missed = summary(run(str(corrupted), "--json", "--prover", "z3", "--sample", "10", "--seed", str(miss)))
-    assert missed["disagreements"] == [] and missed["checked"] == 10
+    assert missed["disagreements"] == [] and missed["rows_checked"] == 10
+    assert missed["by_claim"]["answer"]["checked"] == 10  # plus one "premise needed" claim per yes-premise
 
 
 SOURCES = [

@@ -9,8 +9,9 @@ A shrink step changes the *source* case only; the follow-up is then re-derived b
   one of its operands, or by itself without one operand (three or more operands); an implication, biconditional
   or exclusive or by one of its sides; a negation by its body; a quantified formula by an instance of its body
   (the bound variable replaced by a constant of the case, or simply dropped when it does not occur);
-* **rename a symbol to a shorter one**: a constant to `a`, `b`, `c`, ... and a predicate to `P`, `Q`, `R`, ...
-  (only when the new name is shorter and unused).
+* **rename a symbol to a shorter one**: a constant to `b`, `c`, `d`, ... and a predicate to `P`, `Q`, `R`, ...
+  (only when the new name is shorter and unused). The constants are consonants only: the realiser speaks a
+  constant as its name, and `a`, `i` or `o` would read as English words ("Either a has property P").
 
 Only well-formed results are kept: every premise and the conclusion must stay sentences (a replacement under a
 quantifier may not free a variable). Whether a step keeps the label or the relation's claim is not decided here;
@@ -52,10 +53,12 @@ from lgmt_tasks.logic.syntax import (
 
 Size = tuple[int, int, int]
 
-SHORT_CONSTANTS: tuple[str, ...] = tuple("abcdefghijklmnopqrst")
-"""Shorter constant names, in the order they are tried (no u–z: the parser reads those letters as variables)."""
-SHORT_PREDICATES: tuple[str, ...] = tuple("PQRSTUVWABCDEFGHJKLMN")
-"""Shorter predicate names, in the order they are tried."""
+SHORT_CONSTANTS: tuple[str, ...] = tuple("bcdfghjklmnpqrst")
+"""Shorter constant names, in the order they are tried: consonants, none an English word when spoken as the
+sentence's subject (no `a` or `i`, the article and the pronoun; no vowel at all), and no u–z (the parser reads those
+letters as variables)."""
+SHORT_PREDICATES: tuple[str, ...] = tuple("PQRSTUVWBCDEFGHJKLMN")
+"""Shorter predicate names, in the order they are tried (no `A` or `I`: a proposition named so reads as a word)."""
 
 
 @dataclass(frozen=True)

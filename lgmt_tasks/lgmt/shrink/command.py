@@ -44,7 +44,7 @@ async def _shrink_all(run: Any, limit: int | None, max_calls: int, timeout_ms: i
         done = summary(outcome)
         click.echo(
             f"{done['group']} ({done['mr']}): {done['calls']} calls, size {done['original_size']} -> "
-            f"{done['minimal_size'] or 'not reproduced'}",
+            f"{done['minimal_size'] or outcome.ended}",
             err=True,
         )
         outcomes.append(outcome)
@@ -119,7 +119,7 @@ def shrink_log(
 def shrink_command(
     log: str, model: str | None, limit: int | None, max_calls: int, timeout_ms: int, rlimit: int, out: str
 ) -> None:
-    r"""Shrink each violating group of an LGMT eval LOG to a smallest group that still makes the model violate.
+    """Shrink each violating group of an LGMT eval LOG to a smallest group that still makes the model violate.
 
     Drops premises, replaces sub-formulas by simpler ones and renames symbols to shorter ones, smallest candidate
     first; every candidate is re-proven by Z3 (its label becomes its gold; its follow-up is re-derived by the same
@@ -129,7 +129,7 @@ def shrink_command(
     \b
     Example:
       lgmt shrink logs/mr-e.eval --limit 2 --max-calls 15 --out shrunk/
-    """
+    """  # noqa: D301  (click's no-rewrap marker is the backspace character, so the docstring is not raw)
     from lgmt_tasks.lgmt.shrink.logs import ShrinkInputError
 
     try:
@@ -145,8 +145,10 @@ def shrink_command(
         )
     except ShrinkInputError as exc:
         raise click.ClickException(str(exc)) from None
-    kept = sum(1 for o in outcomes if o.minimal is not None)
+    kept = sum(1 for o in outcomes if o.kept)
+    unshrunk = sum(1 for o in outcomes if o.ended == "not shrunk (budget)")
+    budget = f", {unshrunk} not shrunk (budget: raise --max-calls)" if unshrunk else ""
     click.echo(
-        f"{len(outcomes)} violating groups, {kept} minimal groups, {sum(o.calls for o in outcomes)} model calls: "
-        f"{folder} (digest: {folder / 'digest.md'})"
+        f"{len(outcomes)} violating groups, {kept} minimal groups{budget}, {sum(o.calls for o in outcomes)} model "
+        f"calls: {folder} (digest: {folder / 'digest.md'})"
     )

@@ -16,7 +16,8 @@ the log's task did not build (`-T dataset=`), the options that give the row's fo
 English. A premise (or conclusion) whose formula is unchanged keeps the original sentence; every other formula is
 written by the template realiser (`lgmt_tasks.logic.realize`), with one lexicon over the smaller case and its
 follow-up, as the `template` builds do; the follow-up's English comes from the builder's own `followup_english`
-(through `build.make_row`).
+(through `build.checked_row`), and a renaming whose English fails the builder's check (`english.renaming_problems`)
+is rejected as the builder drops it.
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from lgmt_tasks.ids import derived_seed
-from lgmt_tasks.lgmt.build import make_row
-from lgmt_tasks.lgmt.english import common_noun_constants
+from lgmt_tasks.lgmt.build import checked_row
+from lgmt_tasks.lgmt.english import RENAMING_LEFT, common_noun_constants, usage_hints
 from lgmt_tasks.lgmt.relations import RELATIONS, Case, FollowUp, Relation, Site
 from lgmt_tasks.lgmt.relations.base import Direction, Fuse
 from lgmt_tasks.lgmt.relations.check import verify
@@ -158,6 +159,7 @@ def english(shape: Shape, followup: FollowUp, original: Original) -> tuple[tuple
         [*shape.premises, shape.conclusion, *followup.premises_fol, followup.conclusion_fol],
         style="natural",
         common_nouns=common_noun_constants(source),
+        usage=usage_hints(source),
     )
     premises = tuple(
         source.premises[o] if source.premises and f == source.premises_fol[o] else realize(f, lexicon)
@@ -214,7 +216,10 @@ def derive(original: Original, shape: Shape, *, seed: int, timeout_ms: int, rlim
         return Rejected("undecided", f"{relation.id} claim undecided: {verdict.reason}")
     if not verdict.proven:
         return Rejected("refuted", f"{relation.id} claim refuted: {verdict.reason}")
-    return Derived(case, followup, make_row(case, [followup]), verdict.reason)
+    row, problems, _, _ = checked_row(case, [followup])
+    if problems:  # a renaming whose English still names the old symbol: the builder drops such a group too
+        return Rejected("refuted", f"{RENAMING_LEFT}: {problems[0]}")
+    return Derived(case, followup, row, verdict.reason)
 
 
 def relation_of(mr: str) -> Relation:

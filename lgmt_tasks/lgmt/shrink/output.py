@@ -1,7 +1,7 @@
 """Write a shrink run: the minimal groups as an LGMT dataset folder, the step-by-step trace, and a digest.
 
 The folder is an LGMT repository like a build's (`lgmt build lgmt --out`): the minimal groups with the builder's
-`FEATURES` (made by `build.make_row`), a dataset card, and `build_stats.json`, written through the same safe,
+`FEATURES` (made by `build.checked_row`), a dataset card, and `build_stats.json`, written through the same safe,
 atomic writer (`hub.repo.write_dataset_repo`), so `inspect eval lgmt_tasks/lgmt -T dataset=DIR` re-runs them. Two
 more files sit beside them:
 
@@ -12,7 +12,8 @@ more files sit beside them:
 Which group a row came from. No column is added (the loaders, lm-eval configs and `lgmt verify` know the builder's
 columns): the row's `id` is the original group's id with the suffix `:min:<calls>` (the model calls spent on it),
 e.g. `lgmt-MR-E1.1-3f2a…:min:14`; `source_dataset` and `source_id` are the original source case's. Groups whose
-violation did not reproduce are in the trace and the digest, not in the dataset.
+violation did not reproduce, and groups whose call budget ran out before any smaller group was found (`not shrunk
+(budget)`: the original is not a minimal group), are in the trace and the digest, not in the dataset.
 
 Because `trace.json` and `digest.md` are files a plain build does not write, `--out` must be a new or empty folder
 (the safe writer never replaces a folder holding files it did not write).
@@ -50,7 +51,7 @@ def rows(outcomes: Sequence[Outcome]) -> list[dict[str, Any]]:
     """The dataset rows: the minimal group of every reproduced violation, in log order."""
     out = []
     for o in outcomes:
-        if o.minimal is None:
+        if not o.kept or o.minimal is None:
             continue
         row = {name: o.minimal.row[name] for name in FEATURES}
         row["id"] = minimal_id(str(o.original.row["id"]), o.calls)
@@ -60,12 +61,13 @@ def rows(outcomes: Sequence[Outcome]) -> list[dict[str, Any]]:
 
 def summary(o: Outcome) -> dict[str, Any]:
     """One group's result as plain data (for `trace.json` and `build_stats.json`)."""
-    minimal = o.minimal.row if o.minimal is not None else None
+    minimal = o.minimal.row if o.minimal is not None and o.kept else None
     original = o.original.row
     return {
         "group": str(original["id"]),
         "mr": original["mr"],
         "reproduced": o.reproduced,
+        "ended": o.ended,
         "calls": o.calls,
         "budget_exhausted": o.exhausted,
         "accepted_steps": o.count("accepted"),
@@ -103,6 +105,9 @@ def _group_md(o: Outcome) -> list[str]:
     head = f"#### `{s['group']}`: {s['calls']} model calls"
     if not o.reproduced:
         return [head, "", "The violation did not reproduce when the original group was asked again; not shrunk.", ""]
+    if not o.kept:
+        why = "the call budget ran out before any smaller group was found; the original group is not a minimal one"
+        return [f"{head} (not shrunk (budget))", "", f"Reproduced, but {why}.", ""]
     first = o.steps[0]
     last = next((st for st in reversed(o.steps) if st.decision == "accepted"), first)
     budget = " (stopped: call budget spent)" if o.exhausted else " (1-minimal: no single step keeps the violation)"
@@ -137,8 +142,8 @@ def digest(outcomes: Sequence[Outcome], settings: Mapping[str, Any]) -> str:
         "# Minimal counterexamples (`lgmt shrink`)",
         "",
         f"Log `{settings['log']}`, model `{settings['model']}`, prompting `{settings['prompting']}`; at most "
-        f"{settings['max_calls']} model calls per group; {len(outcomes)} violating groups shrunk, "
-        f"{total} calls in all.",
+        f"{settings['max_calls']} model calls per group; {len(outcomes)} violating groups, "
+        f"{sum(o.kept for o in outcomes)} minimal groups, {total} calls in all.",
         "",
     ]
     for mr in sorted({str(o.original.row["mr"]) for o in outcomes}):
@@ -202,10 +207,9 @@ def write_shrink_folder(out: str | Path, outcomes: Sequence[Outcome], settings: 
         stats.count(mr, "violating groups")
         stats.count(mr, "model calls", o.calls)
         stats.count(mr, "undecided candidates", o.count("undecided"))
-        if o.minimal is None:
-            stats.drop(
-                mr, "violation not reproduced" if o.steps[0].answers else "no call budget", ids=[o.steps[0].group]
-            )
+        if not o.kept:
+            reason = {"not reproduced": "violation not reproduced"}.get(o.ended, o.ended)
+            stats.drop(mr, reason, ids=[o.steps[0].group])
         else:
             stats.count(mr, "shrunk")
     stats.notes["groups"] = len(found)

@@ -2,7 +2,8 @@
 
 A shrink folder (`lgmt shrink --out DIR`) is not a log, so `lgmt report` reads it only when named with `--shrink`:
 the report then gains `REPORT/lgmt/minimal_counterexamples.csv|.md` (one row per shrunk group: relation, model,
-sizes before and after, calls spent, whether the search ended 1-minimal or on its budget) and a copy of each
+sizes before and after, calls spent, how the search ended: `1-minimal`, `shrunk (budget)`, `not shrunk (budget)`,
+`not reproduced`) and a copy of each
 folder's `digest.md` as `REPORT/lgmt/shrink_digest_<folder>.md`.
 """
 
@@ -33,6 +34,13 @@ def _trace(folder: Path) -> dict:
     return data
 
 
+def _ended(group: dict) -> str:
+    """How a group's search ended, for a trace written before `ended` was recorded."""
+    if group["budget_exhausted"]:
+        return "budget" if group["minimal_size"] else "not shrunk (budget)"
+    return "1-minimal" if group["reproduced"] else "-"
+
+
 def shrink_table(folders: Sequence[str | Path]) -> pd.DataFrame:
     """One row per shrunk group of every folder.
 
@@ -54,7 +62,7 @@ def shrink_table(folders: Sequence[str | Path]) -> pd.DataFrame:
                     "original_size": tuple(group["original_size"]),
                     "minimal_size": tuple(group["minimal_size"]) if group["minimal_size"] else None,
                     "calls": group["calls"],
-                    "ended": "budget" if group["budget_exhausted"] else "1-minimal" if group["reproduced"] else "-",
+                    "ended": group.get("ended") or _ended(group),
                     "undecided": group["undecided_candidates"],
                 }
             )

@@ -10,7 +10,8 @@ For one violating group:
    the first one that still violates becomes the current group, and step 2 starts again from it.
 3. Stop when no candidate of the current group violates (it is 1-minimal: no single step keeps the violation) or
    when the next question would exceed `max_calls` model calls for this group (then the group is the smallest
-   found so far, `exhausted` is set).
+   found so far, `exhausted` is set; if no step was accepted the group is `not shrunk (budget)` and is not
+   written as a minimal group, `Outcome.kept`).
 
 A candidate whose prompts were already asked is not asked again; its earlier answers are reused.
 Every candidate, its prover verdict and the model's answers are recorded as `Step`s for `trace.json`.
@@ -72,6 +73,28 @@ class Outcome:
     def count(self, decision: str) -> int:
         """How many steps ended with `decision`."""
         return sum(1 for s in self.steps if s.decision == decision)
+
+    @property
+    def kept(self) -> bool:
+        """Whether the group has a minimal version to write: reproduced, and shrunk or searched to the end.
+
+        A group whose call budget ran out before any smaller group was accepted is not shrunk: its "minimal" group
+        would be the original itself, named as if it were minimal (`not shrunk (budget)`).
+        """
+        return self.minimal is not None and not (self.exhausted and self.count("accepted") == 0)
+
+    @property
+    def ended(self) -> str:
+        """How the search ended, in words.
+
+        `1-minimal`, `shrunk (budget)` (smaller, but the budget ran out before the end), `not shrunk (budget)`,
+        `not reproduced`, or `no call budget` (not even the original group could be asked again).
+        """
+        if not self.reproduced:
+            return "no call budget" if self.exhausted else "not reproduced"
+        if not self.exhausted:
+            return "1-minimal"
+        return "shrunk (budget)" if self.count("accepted") else "not shrunk (budget)"
 
 
 def _step(original: Original, round_: int, candidate: Candidate, result: Derived | Rejected, calls: int) -> Step:

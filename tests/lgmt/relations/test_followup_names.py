@@ -49,8 +49,10 @@ def test_realised_conclusion_capitalises_names_keeps_common_nouns_and_reads_back
     followup = _conclusion_and_true(CASE, parse("Hires(tom, company) ∧ ResidentOf(company, lawtonPark)"))
     english = followup_english(CASE, followup)
     assert english.conclusion_realised and not english.conclusion_spliced
+    # "the company": the source writes it so inside its sentences (`english.constant_spellings`); "a resident": the
+    # source uses ResidentOf as a noun ("Tom is a resident of ...", `english.usage_hints`)
     assert english.conclusion == (
-        "Both both Tom hires company and company is resident of Lawton Park, and it is logically true."
+        "Both both Tom hires the company and the company is a resident of Lawton Park, and it is logically true."
     )
     assert english.premises == CASE.premises  # unchanged premises keep the source's sentences
     assert read(english.conclusion, case_lexicon(CASE, followup)) == followup.conclusion_fol

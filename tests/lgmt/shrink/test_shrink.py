@@ -7,7 +7,7 @@ its follow-up double-negates `Cat(tom)` and its source does not, and the minimal
 `Cat(tom)` (every other premise removable, the conjunct `Happy(tom)` removable), a conclusion shrunk to one atom
 with short symbols, and the follow-up `¬¬Cat(tom)`.
 
-The groups are written by hand with the builder's own `make_row` (a real, proven MR-E1.2 follow-up at a chosen
+The groups are written by hand with the builder's own `checked_row` (a real, proven MR-E1.2 follow-up at a chosen
 site) and evaluated with the real `mr_e` task on that folder (`-T dataset=`), so the log is a real LGMT log.
 """
 
@@ -27,15 +27,16 @@ from inspect_ai.log import read_eval_log, write_eval_log
 from lgmt_tasks.builders.rows import dataset_from_rows
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.cli import main
-from lgmt_tasks.lgmt.build import FEATURES, LgmtBuild, make_row
+from lgmt_tasks.lgmt.build import FEATURES, LgmtBuild, checked_row
 from lgmt_tasks.lgmt.card import write_lgmt_repo
 from lgmt_tasks.lgmt.config import LgmtConfig
 from lgmt_tasks.lgmt.relations import RELATIONS, Case, Options
 from lgmt_tasks.lgmt.relations.check import verify
-from lgmt_tasks.lgmt.shrink.candidates import Shape, candidates
+from lgmt_tasks.lgmt.shrink.candidates import SHORT_CONSTANTS, SHORT_PREDICATES, Shape, candidates
 from lgmt_tasks.lgmt.shrink.command import shrink_log
 from lgmt_tasks.lgmt.shrink.logs import ShrinkInputError
 from lgmt_tasks.lgmt.shrink.output import DIGEST_FILE, TRACE_FILE
+from lgmt_tasks.lgmt.shrink.report import shrink_table
 from lgmt_tasks.logic.lexicon import lexicon_for
 from lgmt_tasks.logic.parse import parse
 from lgmt_tasks.logic.prover import entailment
@@ -44,7 +45,7 @@ from lgmt_tasks.logic.syntax import Atom
 from tests.scripted_api import register_scripted_api
 
 MODEL = "lgmt_shrinktest/model"
-TRIGGER = "it is not the case that it is not the case that tom is cat"
+TRIGGER = "it is not the case that it is not the case that tom is a cat"
 """The realiser's English for ¬¬Cat(tom) (checked by `test_the_trigger_is_the_double_negation_of_the_premise`)."""
 CALLS: list[str] = []
 
@@ -77,7 +78,7 @@ def _group(source_id: str, premises: list[str], conclusion: str, mr: str, target
     site = next(s for s in relation.sites(case, direction="any") if s.target == target and s.path == path)
     followup = relation._apply_at(case, site, random.Random(0), Options())
     assert followup is not None and verify(case, followup, source_label=case.label).proven
-    return make_row(case, [followup])
+    return checked_row(case, [followup])[0]
 
 
 VIOLATING = _group(
@@ -269,3 +270,30 @@ def test_lgmt_report_names_a_folder_that_is_not_a_shrink_folder(env, tmp_path):
         main, ["report", str(env["log"]), "--out", str(tmp_path / "r"), "--shrink", str(tmp_path)]
     )
     assert result.exit_code == 1 and f"--shrink {tmp_path}: no trace.json" in result.output
+
+
+def test_a_budget_spent_before_any_step_says_not_shrunk_and_writes_no_minimal_row(env):
+    # Issue #28: with the budget gone after the confirming re-ask, the command said "1 minimal groups" and wrote the
+    # original group under the id `:min:2`.
+    out = env["root"] / "no-budget-left"
+    result = CliRunner().invoke(
+        main, ["shrink", str(env["log"]), "--max-calls", "2", "--out", str(out)], catch_exceptions=False
+    )
+    assert result.exit_code == 0, result.output
+    assert "0 minimal groups, 1 not shrunk (budget" in result.output
+    assert "-> not shrunk (budget)" in result.output
+    (summary,) = _trace(out)["groups"]
+    assert summary["reproduced"] and summary["ended"] == "not shrunk (budget)"
+    assert summary["minimal_id"] is None and summary["minimal_size"] is None
+    assert _data_lines(out) == [] or not any(":min:" in line for line in _data_lines(out))
+    assert "not shrunk (budget)" in (out / DIGEST_FILE).read_text(encoding="utf-8")
+    table = shrink_table([out])
+    assert list(table["ended"]) == ["not shrunk (budget)"]
+
+
+def test_renamed_constants_cannot_read_as_english_words():
+    # Issue #28: `alice` renamed to `a` read "Either a has property P or ...".
+    assert not {"a", "i", "o"} & set(SHORT_CONSTANTS) and "A" not in SHORT_PREDICATES
+    shape = Shape((parse("Cat(alice) ∨ Dog(alice)"),), parse("Pet(alice)"), (0,))
+    steps = [c.step for c in candidates(shape) if c.step.startswith("rename constant")]
+    assert steps == ["rename constant alice → b"]
