@@ -37,8 +37,96 @@ RELEASED_COLUMNS: dict[str, tuple[str, ...]] = {
 The names are those the authors' code writes: `context`, `question`, `answers`, `label` (ILogicEval
 `to_train_test_val.py`, the rename at line 29 and the column list at lines 126-128), `question_label` (read by
 `topllms_eval.py` line 10 and `runtopllms.py` line 13) and the builder's own `psg`, `opts`, `ans`
-(`dataset_formation_3c1e_3e1c.py` line 715); our own names are accepted too.
+(`dataset_formation_3c1e_3e1c.py` line 715); our own names are accepted too. The question type is optional: the
+layout `to_train_test_val.py` writes has no `question_label`, and the type is then read from the question's wording
+(`AUTHOR_QUESTIONS`).
 """
+
+AUTHOR_QUESTIONS: dict[str, tuple[str, ...]] = {
+    "3c1e": (  # `qe`, to_train_test_val.py lines 55-72
+        "Based on the information given, which is the most accurate conclusion?",
+        "Which following statements is supported by the information presented above?",
+        "According to the statements above, which is most likely to be true?",
+        "If the above statements are accurate, which is the most reasonable inference?",
+        "Which is the most plausible conclusion based on the information provided above?",
+        "Based on the above statements, which can be inferred?",
+        "Which is consistent with the information presented above?",
+        "Which is the best interpretation of the statements above?",
+        "According to the above statements, which is a valid conclusion?",
+        "Which is most likely to be true based on the information given above?",
+        "If the statements above are true, which shall also be true on the basis of them?",
+        "If the above statements hold true, which  can be reasonably inferred?",
+        "Which of the following logically follows from the information presented above?",
+        "Based on the statements provided, which options is most consistent with them?",
+        "Taking into account the information above, which is the most plausible conclusion?",
+        "If we assume the above statements to be true, which is a valid inference?",
+    ),
+    "3e1c": (  # `qc`, lines 73-91 (their line 80 is commented out, and left out here too)
+        "Which statements below, if true, casts doubt on the argument?",
+        "If the statements above are true, which shall be false on the basis of them?",
+        "Based on the information given, which is the most inaccurate conclusion?",
+        "Which of the following statements, if true, would weaken the argument presented?",
+        "Given the information provided, which conclusions is least likely to be accurate?",
+        "Assuming the statements above are accurate, which contradicts the argument?",
+        "Which of the following, if true, would cast doubt on the validity of the argument?",
+        "Considering the information provided, which statements is most likely to be false?",
+        "Which of the following conclusions is least supported by the given information?",
+        "If the above statements are accurate, which undermines the argument?",
+        "Based on the given statements, which conclusions is least justified?",
+        "Based on the statements provided, which options is least consistent with them?",
+        "Based on the statements provided, which options is most inconsistent with them?",
+        "Which logically contradicts to the information presented above?",
+        "Taking into account the information above, which is the most implausible conclusion?",
+        "If we assume the above statements to be true, which is a invalid inference?",
+    ),
+    "missing": (  # `qmp`, lines 94-108
+        "Which one of the following, if true, most strongly supports the conclusion above?",
+        "Which one of the following would it be most relevant to investigate in evaluating the conclusion in above?",
+        "Which one of the following is the missing premise leading to the conclusion?",
+        "Which one of the following, if true, most strengthens the argument?",
+        "What is the critical assumption necessary for the conclusion to be valid?",
+        "Which one of the following, when considered valid, would support the conclusion the greatest?",
+        "What is the underlying assumption necessary to bridge the gap between the statements and the conclusion "
+        "above?",
+        "What is the missing premise, needed to justify the conclusion?",
+        "What is the missing assumption that connects the statements to the conclusion?",
+        "What essential assumption is required to validate the conclusion?",
+        "What underlying premise must be present to uphold the conclusion?",
+        "Among the following, which one, if accurate, would most effectively strengthen the conclusion drawn above?",
+        "Determine the omitted premise that serves as a basis for the conclusion provided.",
+    ),
+}
+"""The authors' question wordings per question type, verbatim (typos and the double space included): ILogicEval
+`to_train_test_val.py` lists `qe` (lines 55-72), `qc` (73-91) and `qmp` (94-108), of which lines 112-123 draw the
+`question` of a `3c1e`, `3e1c` and `missing_premise_*` instance. That script writes only `context, question, answers,
+label, id_string` (lines 126-128), so in a file of that layout the wording is the only trace of the question type;
+`authors_question_type` reads it back. They serve to recognise the authors' files, never as our prompts (ours are
+`english.QUESTIONS`, rewritten: the authors' repository has no licence)."""
+
+
+def _wording_key(text: str) -> str:
+    """A wording compared up to case and runs of whitespace."""
+    return " ".join(text.split()).casefold()
+
+
+_TYPE_OF_WORDING: dict[str, str] = {_wording_key(q): t for t, qs in AUTHOR_QUESTIONS.items() for q in qs}
+
+
+def authors_question_type(question: Any, at: str) -> str:
+    """The question type of an authors' question wording (`AUTHOR_QUESTIONS`), compared up to case and whitespace.
+
+    Raises:
+        ValueError: Naming `at` and the wording, if it is none of the authors' wordings.
+    """
+    found = _TYPE_OF_WORDING.get(_wording_key(str(question)))
+    if found is None:
+        raise ValueError(
+            f"{at}: {question!r} is none of the authors' question wordings (ILogicEval to_train_test_val.py lines "
+            f"55-108: qe for 3c1e, qc for 3e1c, qmp for missing), and the record has no "
+            f"{' or '.join(RELEASED_COLUMNS['question_type'])} column to name its question type"
+        )
+    return found
+
 
 RELEASED_ID_COLUMN = "id_string"
 """The authors' instance id (`to_train_test_val.py` lines 42-44), used in our id when present."""
@@ -158,6 +246,14 @@ def released_formulas(record: Mapping[str, Any]) -> tuple[list[str], list[str], 
     return [p.strip() for p in premises.split(",") if p.strip()], [str(o) for o in optstmts], conclusion.strip()
 
 
+def _record_question_type(record: Mapping[str, Any], question: Any, at: str) -> str:
+    """The question type from a `question_label` column, else from the authors' wording of the question."""
+    for name in RELEASED_COLUMNS["question_type"]:
+        if record.get(name) is not None:
+            return released_question_type(record[name], f"{at}, column {name!r}")
+    return authors_question_type(question, f"{at}, column 'question'")
+
+
 def released_record_to_row(record: Mapping[str, Any], at: str, variant: str) -> dict[str, Any]:
     """One released record in our row shape.
 
@@ -173,11 +269,11 @@ def released_record_to_row(record: Mapping[str, Any], at: str, variant: str) -> 
     _, question = _column(record, "question", at)
     options_column, options = _column(record, "options", at)
     answer_column, answer = _column(record, "answer", at)
-    type_column, label = _column(record, "question_type", at)
+    question_type = _record_question_type(record, question, at)
     options = released_options(options, f"{at}, column {options_column!r}")
     content_logic, options_logic, conclusion_logic = released_formulas(record)
     row: dict[str, Any] = {
-        "question_type": released_question_type(label, f"{at}, column {type_column!r}"),
+        "question_type": question_type,
         "content": str(content),
         "question": str(question),
         "options": options,

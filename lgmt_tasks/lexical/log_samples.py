@@ -50,7 +50,9 @@ def scorer_of(log: EvalLog) -> str:
 
 
 def sample_table(log: LogLike) -> pd.DataFrame:
-    """One row per sample-epoch: group id, epoch, relation, part, kind, expected relation, and the outcome keys.
+    """One row per sample-epoch: group id, epoch, relation, part, kind, expected relation, basis, and the outcomes.
+
+    `expectation` is how the follow-up's gold is known (`proven`, `assumed`, `unproven`: `expectations`).
 
     For an LGMT log, `part` is the changed site (e.g. `premise 2`), `kind` the category (`MR-E`), and `expected` is
     `equivalence` (every LGMT relation is proven to keep the label).
@@ -73,6 +75,8 @@ def sample_table(log: LogLike) -> pd.DataFrame:
                 "part": str(metadata.get("part" if lexical else "changed", "")),
                 "kind": str(metadata.get("kind" if lexical else "category", "")),
                 "expected": str(metadata.get("expected", "equivalence")),
+                # how the follow-up's gold is known; every LGMT relation is proven
+                "expectation": str(metadata.get("expectation", "" if lexical else "proven")),
                 **{key: float(value.get(key, 0.0)) for key in OUTCOME_KEYS},  # type: ignore[arg-type]
                 "transformed": float(value.get("transformed", 1.0)),  # type: ignore[arg-type]
             }

@@ -13,6 +13,11 @@ ratios of sums over groups, with delta-method standard errors over groups.
 With `--epochs N`, the Markdown report and the tables add flakiness (LLMorph's Table XI), computed by
 `flakiness.py`, which also holds LLMorph's own re-run protocol (`lgmt failing-groups`, `lgmt report --flakiness`).
 
+The headline is MVR on **proven** groups (the follow-up's label proven by Z3: MR-19, MR-84, MR-152), with the
+**assumed** groups beside it, named apart (`basis_rates`): on an assumed group the follow-up's gold is taken to be the
+source's, so a perfect model has MVR 0 there by construction, whatever the transformation did to the meaning. How
+often it did is measured, not assumed, by `drift.drift_table` on the logged rows (the "What 'assumed' hides" table).
+
 `lgmt report` prints `lexical_report` (`lgmt_tasks/cli/report.py`); `split_logs` sorts a list of logs into the two
 families; `suite_report` gives the same comparison as tables and a plot for `lgmt report --out`.
 """
@@ -27,6 +32,8 @@ import pandas as pd
 from inspect_ai.log import EvalLog
 
 from lgmt_tasks.lexical.catalogue import NOISE_FLOOR
+from lgmt_tasks.lexical.drift import drift_table
+from lgmt_tasks.lexical.expectations import BASES
 from lgmt_tasks.lexical.flakiness import flakiness_table, flakiness_tables
 from lgmt_tasks.lexical.log_samples import (
     FAMILIES,
@@ -97,6 +104,38 @@ def relation_rates(log: LogLike, by_part: bool = False) -> pd.DataFrame:
     rows.sort(key=lambda r: (relation_order(family, str(r["relation"])), str(r["part"])))
     rows.append({"family": family, "relation": "all", "part": "", "kind": "", "expected": "", **_rates(groups)})
     return pd.DataFrame(rows)
+
+
+HEADLINE_BASIS = "proven"
+"""The basis of the lexical headline MVR: groups whose follow-up label is proven, the only ones that can show drift."""
+
+
+def basis_rates(lexical_log: LogLike) -> pd.DataFrame:
+    """MVR and HDR per basis of the follow-up's gold (`proven` first, then `assumed`, `unproven`), and `all`.
+
+    Args:
+        lexical_log: A `lexical` log.
+
+    Returns:
+        One row per basis present in the log, in `BASES` order, then `all`; columns `basis, groups, compared, mvr,
+        mvr_stderr, hdr, hdr_stderr, acc_static`.
+    """
+    groups = _per_group(sample_table(load_log(lexical_log)), ["expectation"])
+    rows = [
+        {"basis": basis, **_rates(groups[groups["expectation"] == basis])}
+        for basis in BASES
+        if (groups["expectation"] == basis).any()
+    ]
+    rows.append({"basis": "all", **_rates(groups)})
+    return pd.DataFrame(rows)
+
+
+def drift_of_log(lexical_log: LogLike) -> pd.DataFrame:
+    """`drift.drift_table` of the rows a lexical log ran (one per group, read from the samples' metadata)."""
+    seen: dict[str, dict[str, object]] = {}
+    for sample in load_log(lexical_log).samples or []:
+        seen.setdefault(str(sample.id), dict(sample.metadata or {}))
+    return drift_table(seen.values())
 
 
 def noise_floor(lexical_log: LogLike) -> float:
@@ -186,13 +225,16 @@ def lexical_report(lexical_log: LogLike, lgmt_log: LogLike | None = None, by_par
             "mvr − floor": [_fmt(v - floor) if not math.isnan(floor) else "-" for v in table["mvr"]],
         }
     )
-    lines = [f"## Logic-grounded vs lexical relations: {lexical.eval.model}", "", shown.to_markdown(index=False), ""]
+    lines = [*_headline(lexical), "### Logic-grounded vs lexical relations", "", shown.to_markdown(index=False), ""]
     lines.append(
         f"Noise floor (MR-49, the same question twice): MVR {_fmt(floor)}."
         if not math.isnan(floor)
         else "No MR-49 groups in the lexical log: run it with MR-49 (`-T mr=function` includes it) to get the noise "
         "floor."
     )
+    drift = drift_of_log(lexical)
+    if len(drift) > 1:
+        lines += ["", *_drift_section(drift)]
     if (lexical.eval.config.epochs or 1) > 1:
         flaky = flakiness_table(lexical)
         lines += [
@@ -202,6 +244,58 @@ def lexical_report(lexical_log: LogLike, lgmt_log: LogLike | None = None, by_par
             flaky.to_markdown(index=False, floatfmt=".2f"),
         ]
     return "\n".join(lines) + "\n"
+
+
+def _headline(lexical: EvalLog) -> list[str]:
+    """The report's head: MVR on proven groups first, the assumed (and unproven) groups beside it, named apart."""
+    rates = basis_rates(lexical).set_index("basis")
+    lines = [f"## Lexical relations: {lexical.eval.model}", ""]
+    if HEADLINE_BASIS in rates.index:
+        row = rates.loc[HEADLINE_BASIS]
+        lines.append(
+            f"**Headline: MVR on proven groups {_fmt(row['mvr'], row['mvr_stderr'])}** "
+            f"({int(row['compared'])} compared groups whose follow-up label is proven by Z3)."
+        )
+    else:
+        lines.append(
+            "**Headline: MVR on proven groups -** (no proven group in this log: run MR-19, MR-84 or MR-152 for it)."
+        )
+    beside = {
+        "assumed": "the follow-up's label is taken to be the source's, so a perfect model gets 0 by construction",
+        "unproven": "the relation claims a change it cannot prove",
+    }
+    for basis, meaning in beside.items():
+        if basis in rates.index:
+            row = rates.loc[basis]
+            lines.append(
+                f"Beside it, MVR on {basis} groups {_fmt(row['mvr'], row['mvr_stderr'])} "
+                f"({int(row['compared'])} compared groups; {meaning})."
+            )
+    return [*lines, ""]
+
+
+def _drift_section(drift: pd.DataFrame) -> list[str]:
+    """The drift table: what an assumed label hides, per relation."""
+    shown = drift.assign(
+        reading_drift=[_fmt(v) for v in drift["reading_drift"]],
+        keyword_drift=[_fmt(v) for v in drift["keyword_drift"]],
+    ).rename(
+        columns={
+            "template": "template sources",
+            "reading_drift": "no longer reads back",
+            "keyword_sources": "key-word sources",
+            "keyword_drift": "key words no longer match",
+        }
+    )
+    return [
+        "### What 'assumed' hides: follow-ups that drift from the source's logical content",
+        "",
+        "Share of follow-ups whose English no longer reads back to the FOL they should state (over sources that are "
+        "template English), and share whose conclusion has a content word no premise contains (over sources whose "
+        "conclusion words all occur in their premises).",
+        "",
+        shown.to_markdown(index=False),
+    ]
 
 
 # ---------------------------------------------------------------------------------- the suite's report for --out

@@ -20,7 +20,13 @@ from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
 from lm_eval import simple_evaluate
 
 from lgmt_tasks.divlogiceval.dataset import load_divlogiceval_rows
-from lgmt_tasks.divlogiceval.released import is_released, load_released_rows
+from lgmt_tasks.divlogiceval.released import (
+    AUTHOR_QUESTIONS,
+    authors_question_type,
+    is_released,
+    load_released_rows,
+    released_record_to_row,
+)
 from lgmt_tasks.divlogiceval.task import divlogiceval
 from tests.divlogiceval.test_lmeval import ScriptedLM, manager
 
@@ -138,13 +144,95 @@ def test_an_unmappable_record_names_file_row_and_column(tmp_path, field, value, 
 
 
 def test_a_missing_column_is_named_with_the_names_looked_for(tmp_path):
-    records = [{k: v for k, v in r.items() if k != "question_label"} for r in make_fixture.POLISHED]
+    records = [{k: v for k, v in r.items() if k != "answers"} for r in make_fixture.POLISHED]
     message = (
-        r"polished\.parquet, row 0: no question_type column \(looked for question_label, question_type\); "
-        r"the record has answers, context"
+        r"polished\.parquet, row 0: no options column \(looked for answers, opts, options\); "
+        r"the record has context, id_string"
     )
     with pytest.raises(ValueError, match=message):
-        load_divlogiceval_rows(dataset=str(write_parquet(tmp_path / "nolabel", records)))
+        load_divlogiceval_rows(dataset=str(write_parquet(tmp_path / "noanswers", records)))
+
+
+# ------------------------------------------------------------------- the layout of to_train_test_val.py
+
+FIVE_COLUMNS = ["context", "question", "answers", "label", "id_string"]
+"""The columns, in order, that ILogicEval `to_train_test_val.py` writes (lines 126-128): no `question_label`."""
+
+WORDINGS = {
+    "3c1e": [
+        "According to the statements above, which is most likely to be true?",
+        "If the above statements hold true, which  can be reasonably inferred?",  # their double space
+        "Which of the following logically follows from the information presented above?",
+    ],
+    "3e1c": [
+        "Which statements below, if true, casts doubt on the argument?",
+        "If we assume the above statements to be true, which is a invalid inference?",
+        "Based on the given statements, which conclusions is least justified?",
+    ],
+    "missing": [
+        "Which one of the following is the missing premise leading to the conclusion?",
+        "What is the critical assumption necessary for the conclusion to be valid?",
+        "Determine the omitted premise that serves as a basis for the conclusion provided.",
+    ],
+}
+"""Three of the authors' wordings per question type (`qe`, `qc`, `qmp`, lines 55-108)."""
+
+
+def five_column_records() -> tuple[list[dict[str, Any]], list[str]]:
+    """Nine records (three per type, our fixture's passages) in exactly that layout, and the type each one has."""
+    records: list[dict[str, Any]] = []
+    types: list[str] = []
+    wordings = {t: iter(w) for t, w in WORDINGS.items()}
+    for record in [*make_fixture.POLISHED, *make_fixture.UNPOLISHED]:
+        qtype = "missing" if "missing" in record["question_label"] else record["question_label"]
+        shown = dict(record, question=next(wordings[qtype]), id_string=f"test_{100 + len(records)}")
+        records.append({column: shown[column] for column in FIVE_COLUMNS})
+        types.append(qtype)
+    return records, types
+
+
+def test_the_authors_five_column_layout_is_read_by_the_question_wording(tmp_path):
+    records, types = five_column_records()
+    folder = write_parquet(tmp_path / "five", records)
+    assert pq.read_table(folder / "polished.parquet").column_names == FIVE_COLUMNS
+    rows = load_released_rows(str(folder))
+    assert [(r["id"], r["question_type"]) for r in rows] == [
+        (f"dle-polished-{record['id_string']}", qtype) for record, qtype in zip(records, types, strict=True)
+    ]
+    assert rows["question"] == [r["question"] for r in records] and rows["answer"] == [r["label"] for r in records]
+    # the public loader (what -T dataset= reads) orders and selects by the inferred type
+    assert load_divlogiceval_rows("3e1c", dataset=str(folder))["id"] == ["dle-polished-test_102",
+                                                                         "dle-polished-test_103",
+                                                                         "dle-polished-test_107"]  # fmt: skip
+    task = divlogiceval(dataset=str(folder))
+    assert [s.metadata["question_type"] for s in task.dataset][:3] == ["3c1e", "3e1c", "missing"]
+    assert sorted(s.metadata["question_type"] for s in task.dataset) == sorted(types)
+
+
+def test_the_wording_is_matched_up_to_case_and_spacing_and_a_label_wins():
+    assert (
+        authors_question_type("  if the above statements hold true, which can be reasonably INFERRED? ", "x") == "3c1e"
+    )
+    record = dict(make_fixture.POLISHED[0], question=WORDINGS["missing"][0])  # question_label 3c1e
+    assert released_record_to_row(record, "x", "polished")["question_type"] == "3c1e"
+
+
+def test_the_authors_lists_are_complete_and_disjoint():
+    assert {t: len(w) for t, w in AUTHOR_QUESTIONS.items()} == {"3c1e": 16, "3e1c": 16, "missing": 13}
+    everything = [w.casefold() for wordings in AUTHOR_QUESTIONS.values() for w in wordings]
+    assert len(set(everything)) == len(everything)
+
+
+def test_an_unknown_wording_names_the_row_and_the_wording(tmp_path):
+    records, _ = five_column_records()
+    records[4]["question"] = "Which of the following must be true?"
+    message = (
+        r"polished\.parquet, row 4, column 'question': 'Which of the following must be true\?' is none of the "
+        r"authors' question wordings \(ILogicEval to_train_test_val\.py lines 55-108: qe for 3c1e, qc for 3e1c, "
+        r"qmp for missing\), and the record has no question_label or question_type column"
+    )
+    with pytest.raises(ValueError, match=message):
+        load_divlogiceval_rows(dataset=str(write_parquet(tmp_path / "unknown", records)))
 
 
 def test_a_hub_id_goes_through_datasets_load_dataset(monkeypatch):

@@ -13,7 +13,15 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, ModelOutput, get_model
 
 from lgmt_tasks.lexical.flakiness import flakiness_table, group_flakiness
-from lgmt_tasks.lexical.report import lexical_report, noise_floor, relation_rates, side_by_side, split_logs
+from lgmt_tasks.lexical.report import (
+    basis_rates,
+    drift_of_log,
+    lexical_report,
+    noise_floor,
+    relation_rates,
+    side_by_side,
+    split_logs,
+)
 from lgmt_tasks.lexical.task import lexical
 from lgmt_tasks.lgmt.build import build_lgmt
 from lgmt_tasks.lgmt.config import LgmtConfig
@@ -139,7 +147,8 @@ def test_flakiness_needs_epochs(label_run):
 
 def test_report_markdown(lgmt_log, label_run, flaky_log):
     text = lexical_report(label_run[0], lgmt_log)
-    assert text.startswith("## Logic-grounded vs lexical relations: mockllm/model")
+    assert text.startswith("## Lexical relations: mockllm/model")
+    assert "### Logic-grounded vs lexical relations" in text
     assert "| logic-grounded | MR-E1.2    |" in text and "| lexical        | MR-152     |" in text
     assert "Noise floor (MR-49, the same question twice): MVR 0.000." in text
     flaky = lexical_report(flaky_log)
@@ -150,3 +159,31 @@ def test_report_markdown(lgmt_log, label_run, flaky_log):
 def test_split_logs(lgmt_log, label_run):
     grounded, lexical_logs = split_logs([lgmt_log, label_run[0]])
     assert grounded == [lgmt_log] and lexical_logs == [label_run[0]]
+
+
+def test_basis_rates_match_the_logged_breakdown(label_run):
+    log = label_run[0]
+    rates = basis_rates(log).set_index("basis")
+    assert list(rates.index) == ["proven", "assumed", "all"]
+    assert rates.loc["proven", "mvr"] == pytest.approx(EXPECTED["mvr_proven"])
+    assert rates.loc["assumed", "mvr"] == pytest.approx(EXPECTED["mvr_assumed"])
+    assert rates.loc["all", "mvr"] == pytest.approx(EXPECTED["mvr"])
+
+
+def test_report_headline_is_mvr_on_proven_groups(label_run):
+    text = lexical_report(label_run[0])
+    head, _, rest = text.partition("### Logic-grounded vs lexical relations")
+    lines = [line for line in head.splitlines() if line]
+    assert lines[1].startswith("**Headline: MVR on proven groups 0.250 ± ")
+    assert lines[1].endswith("(4 compared groups whose follow-up label is proven by Z3).")
+    assert lines[2].startswith("Beside it, MVR on assumed groups 0.333 ± ")
+    assert "a perfect model gets 0 by construction" in lines[2]
+    assert "### What 'assumed' hides" in rest and "key words no longer match" in rest
+
+
+def test_report_measures_drift_from_the_logged_rows(label_run):
+    drift = drift_of_log(label_run[0]).set_index("relation")
+    # MR-49 asks the same question twice: nothing drifts; MR-1's typos break the reading of every follow-up
+    assert drift.loc["MR-49", ["reading_drift", "keyword_drift"]].tolist() == [0.0, 0.0]
+    assert drift.loc["MR-1", "reading_drift"] == 1.0
+    assert drift.loc["proven", "reading_drift"] == 0.0
