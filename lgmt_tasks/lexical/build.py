@@ -20,7 +20,8 @@ Pipeline:
 Every row states the expected follow-up label and its basis (`expectations`): proven by Z3 where the
 transformation has a logical reading (MR-19, MR-84, MR-152; the follow-up's FOL is in the row for `lgmt verify`),
 otherwise LLMorph's claim, assumed or unproven. Whether a typo or a paraphrase keeps the label is exactly what the
-baseline assumes and LGMT questions (§2.3.2).
+baseline assumes and LGMT questions (§2.3.2); how often the follow-ups drift from the source's logic is measured on the
+built rows, per relation (`drift.drift_note`), and recorded as `notes.drift` of the build statistics.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.ids import content_id, derived_seed
 from lgmt_tasks.lexical.catalogue import LEXICAL_RELATIONS, variants
 from lgmt_tasks.lexical.config import LexicalConfig
+from lgmt_tasks.lexical.drift import DRIFT_NOTE, drift_note
 from lgmt_tasks.lexical.expectations import (
     Dropped,
     Expectation,
@@ -60,7 +62,7 @@ from lgmt_tasks.sources.pipeline import (
     prove_sources,
 )
 
-BUILD_REVISION = f"2+lgmt{SOURCE_STAGE_REVISION}"
+BUILD_REVISION = f"3+lgmt{SOURCE_STAGE_REVISION}"
 """Bumped whenever the builder's output changes for the same config (part of the build-cache key); it
 includes LGMT's revision because the source cases come from the LGMT builder."""
 
@@ -340,6 +342,8 @@ def build_lexical(
     stats.notes["source_cases"] = len(cases)
     stats.notes["groups"] = len(rows)
     rows.sort(key=lambda r: r["id"])
+    # what "assumed" hides, measured on the built rows: per relation, the share of follow-ups that drift
+    stats.notes[DRIFT_NOTE] = drift_note(rows)
     # `from_list([])` would lose the columns; an empty build keeps them (the CLI and the loader report it)
     table = datasets.Dataset.from_list(rows, features=FEATURES) if rows else empty_dataset()
     return LexicalBuild(table, stats, config)

@@ -14,11 +14,14 @@ is measured here instead of assumed, per relation, in two ways:
   appear in the source's premises: the literal link a reader needs is broken.
 
 `drift_table(rows)` gives one row per relation and an `all` row; `lexical_report` prints it from a log's sample
-metadata, and `tests/lexical/test_drift.py` checks it on the shipped `datasets/lexical`.
+metadata, the lexical builder records it (`drift_note`) as `notes.drift` of its `build_stats.json`, `lgmt report --out`
+writes it as the lexical suite's `drift` table, and `tests/lexical/test_drift.py` checks it on the shipped
+`datasets/lexical`.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -169,3 +172,43 @@ def drift_table(rows: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     table += [_summary(basis, basis, by_basis[basis]) for basis in ("assumed", "proven") if basis in by_basis]
     table.append(_summary("all", "", [d for drifts in by_relation.values() for d in drifts]))
     return pd.DataFrame(table, columns=list(DRIFT_COLUMNS))
+
+
+DRIFT_NOTE = "drift"
+"""The `build_stats.json` notes key of a lexical build's drift (`drift_note`)."""
+
+
+def drift_note(rows: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, object]]:
+    """`drift_table(rows)` as JSON-ready build notes: relation (and `assumed`, `proven`, `all`) -> its figures.
+
+    Each value holds the other `DRIFT_COLUMNS` (`expectation`, the counts, and the two shares); a share no row could
+    measure is None (NaN in the table), so the note is plain JSON.
+    """
+    note: dict[str, dict[str, object]] = {}
+    for record in drift_table(rows).to_dict(orient="records"):
+        figures: dict[str, object] = {}
+        for column in DRIFT_COLUMNS[1:]:
+            value = record[column]
+            if column in ("reading_drift", "keyword_drift"):
+                figures[column] = None if math.isnan(value) else float(value)
+            elif column == "expectation":
+                figures[column] = str(value)
+            else:
+                figures[column] = int(value)
+        note[str(record["relation"])] = figures
+    return note
+
+
+def drift_frame(note: Mapping[str, Mapping[str, object]]) -> pd.DataFrame:
+    """The `drift_table` a `drift_note` was made from (a missing share back to NaN), in `drift_table`'s row order.
+
+    `build_stats.json` is written with sorted keys, so the order is restored here: relations in catalogue order, then
+    `assumed`, `proven` and `all`.
+    """
+    totals = ("assumed", "proven", "all")
+    relations = sorted((r for r in note if r not in totals), key=lambda r: relation_order("lexical", r))
+    rows = [{"relation": r, **note[r]} for r in [*relations, *(t for t in totals if t in note)]]
+    table = pd.DataFrame(rows, columns=list(DRIFT_COLUMNS))
+    for column in ("reading_drift", "keyword_drift"):
+        table[column] = table[column].astype(float)
+    return table

@@ -19,7 +19,7 @@ source's, so a perfect model has MVR 0 there by construction, whatever the trans
 often it did is measured, not assumed, by `drift.drift_table` on the logged rows (the "What 'assumed' hides" table).
 
 `lgmt report` prints `lexical_report` (`lgmt_tasks/cli/report.py`); `split_logs` sorts a list of logs into the two
-families; `suite_report` gives the same comparison as tables and a plot for `lgmt report --out`.
+families; `suite_report` gives the same comparison, and the drift table, as tables and a plot for `lgmt report --out`.
 """
 
 from __future__ import annotations
@@ -327,6 +327,15 @@ def comparison_tables(lgmt_logs: Sequence[EvalLog], lexical_logs: Sequence[EvalL
     return out
 
 
+def drift_tables(lexical_logs: Sequence[EvalLog]) -> pd.DataFrame:
+    """Per lexical log: `drift_of_log` (the rows it ran), with `model` and `log` first; empty when no log has a row.
+
+    A log whose rows are all pending (LLM follow-ups made at eval time) or lack FOL contributes nothing.
+    """
+    parts = [with_run(drift, log) for log in lexical_logs if len(drift := drift_of_log(log)) > 1]
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
 FAMILY_COLOURS = {"logic-grounded": "tab:blue", "lexical": "tab:orange"}
 
 
@@ -360,8 +369,9 @@ def suite_report(paths: Iterable[LogLike], out_dir: Path | None = None) -> Suite
     """The lexical-vs-logic comparison from Inspect logs (for `lgmt report LOG... --out DIR`).
 
     Tables (stems): `relations` (per lexical log: MVR and HDR with standard errors per relation, logic-grounded
-    relations first when an LGMT log of the same model is given, MR-49's noise floor and MVR − floor on every row)
-    and `flakiness` (LLMorph Table XI, for logs run with `--epochs 2` or more). Plot: `relations_<model>_<log>.png`,
+    relations first when an LGMT log of the same model is given, MR-49's noise floor and MVR − floor on every row),
+    `drift` (per lexical log: `drift.drift_table` of the rows it ran, what the `assumed` labels hide) and
+    `flakiness` (LLMorph Table XI, for logs run with `--epochs 2` or more). Plot: `relations_<model>_<log>.png`,
     MVR per relation with 95% intervals and the noise floor.
 
     Args:
@@ -382,6 +392,13 @@ def suite_report(paths: Iterable[LogLike], out_dir: Path | None = None) -> Suite
         "relations": "Logic-grounded vs lexical relations (LGMT §2.3.2): MVR and HDR per relation, with MR-49's "
         "noise floor (MVR is LLMorph Table V's failure rate λ)"
     }
+    drift = drift_tables(lexical_logs)
+    if not drift.empty:
+        tables["drift"] = drift
+        titles["drift"] = (
+            "What 'assumed' hides: per relation, the share of follow-ups whose English no longer reads back to the "
+            "FOL they should state, and whose conclusion has a content word no premise contains"
+        )
     paired = {log.eval.model for log in lexical_logs}
     flaky = flakiness_tables([*lexical_logs, *(log for log in lgmt_logs if log.eval.model in paired)])
     if not flaky.empty:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+import pandas as pd
 import pytest
 from inspect_ai.model import ChatMessage, ModelAPI, ModelOutput, ModelUsage, get_model, modelapi
 
@@ -13,6 +15,7 @@ from lgmt_tasks.hub.repo import data_file, load_dataset_repo
 from lgmt_tasks.lexical.build import FEATURES, LexicalConfig, build_lexical
 from lgmt_tasks.lexical.card import write_lexical_repo
 from lgmt_tasks.lexical.catalogue import FUNCTION_BASED, LEXICAL_RELATIONS
+from lgmt_tasks.lexical.drift import DRIFT_NOTE, drift_frame, drift_note, drift_table
 from lgmt_tasks.lgmt.build import build_lgmt
 from lgmt_tasks.lgmt.config import LgmtConfig
 from lgmt_tasks.logic.parse import parse
@@ -173,6 +176,40 @@ def test_an_empty_build_keeps_its_columns():
     build = build_lexical(LexicalConfig(mrs=("MR-19",), parts=("conclusion",), per_mr=2, generated_cases=CASES))
     assert len(build.dataset) == 0 and list(build.dataset.features) == list(FEATURES)
     assert build.stats.notes["groups"] == 0  # MR-19 reorders premises only: no conclusion variant
+    # no row to measure: only the `all` row, with no share
+    assert build.stats.notes[DRIFT_NOTE] == {
+        "all": {
+            "expectation": "",
+            "rows": 0,
+            "template": 0,
+            "reading_drift": None,
+            "keyword_sources": 0,
+            "keyword_drift": None,
+        }
+    }
+
+
+def test_build_stats_record_the_drift_of_the_built_rows(built, rows, tmp_path):
+    """`notes.drift`: per relation, drift.py's shares on the built rows; pending LLM rows are not measured."""
+    note = built.stats.notes[DRIFT_NOTE]
+    assert note == drift_note(rows)
+    measured = {r["mr"] for r in rows if not r["pending"]}
+    assert set(note) == measured | {"assumed", "proven", "all"} and measured == set(FUNCTION_BASED)
+    table = drift_table(rows).set_index("relation")
+    for relation, figures in note.items():
+        assert figures["rows"] == table.loc[relation, "rows"]
+        for share in ("reading_drift", "keyword_drift"):
+            assert isinstance(figures[share], float) and 0.0 <= figures[share] <= 1.0
+            assert figures[share] == table.loc[relation, share]
+    for relation in measured:
+        assert note[relation]["rows"] == sum(1 for r in rows if r["mr"] == relation)
+    assert note["all"]["rows"] == sum(1 for r in rows if not r["pending"])
+    assert note["MR-49"]["reading_drift"] == 0.0 and note["MR-1"]["reading_drift"] == 1.0
+    # the note survives `build_stats.json` (sorted keys) and reads back as the table, in its order
+    out = write_lexical_repo(built, tmp_path / "repo")
+    written = json.loads((out / "build_stats.json").read_text(encoding="utf-8"))["notes"][DRIFT_NOTE]
+    assert written == note
+    pd.testing.assert_frame_equal(drift_frame(written), drift_table(rows))
 
 
 def test_sources_a_relation_is_not_tested_on_are_dropped_and_counted(rows, built):

@@ -6,9 +6,18 @@ import gzip
 import json
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
-from lgmt_tasks.lexical.drift import content_words, drift_table, keywords_match, row_drift
+from lgmt_tasks.lexical.drift import (
+    DRIFT_NOTE,
+    content_words,
+    drift_frame,
+    drift_note,
+    drift_table,
+    keywords_match,
+    row_drift,
+)
 
 SHIPPED = Path(__file__).resolve().parents[2] / "datasets" / "lexical" / "data" / "default" / "test.jsonl.gz"
 
@@ -77,3 +86,17 @@ def test_drift_on_the_shipped_build(shipped):
     assert table.loc["assumed", "keyword_drift"] == pytest.approx(2112 / 3100)
     assert table.loc["MR-5", "reading_drift"] == pytest.approx(298 / 300)
     assert table.loc["MR-102", "keyword_drift"] == 0.0
+
+
+def test_the_shipped_build_stats_record_the_drift_of_its_rows(shipped):
+    """`datasets/lexical/build_stats.json` carries `notes.drift`: drift.py's figures on the shipped rows."""
+    stats = json.loads((SHIPPED.parents[2] / "build_stats.json").read_text(encoding="utf-8"))
+    note = stats["notes"][DRIFT_NOTE]
+    assert note == drift_note(shipped)
+    relations = {str(row["mr"]) for row in shipped}
+    assert set(note) == relations | {"assumed", "proven", "all"}
+    for figures in note.values():
+        assert 0.0 <= figures["reading_drift"] <= 1.0 and 0.0 <= figures["keyword_drift"] <= 1.0
+    assert note["assumed"]["rows"] == 3100 and note["assumed"]["reading_drift"] == pytest.approx(2998 / 3100)
+    assert note["MR-5"]["reading_drift"] == pytest.approx(298 / 300) and note["MR-102"]["keyword_drift"] == 0.0
+    pd.testing.assert_frame_equal(drift_frame(note), drift_table(shipped))

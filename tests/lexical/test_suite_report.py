@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pandas as pd
 import pytest
 from PIL import Image
 
-from lgmt_tasks.lexical.report import suite_report
+from lgmt_tasks.lexical.report import drift_of_log, suite_report
 from lgmt_tasks.report.suite_report import write_tables
+from lgmt_tasks.report.write import write_report
 from tests.lexical.helpers import EXPECTED
 from tests.lexical.test_report import flaky_log, lgmt_log  # noqa: F401  (fixtures)
 
@@ -60,6 +62,28 @@ def test_flakiness_is_table_xi(report):
     assert set(table["family"]) == {"lexical"}  # the LGMT and label runs have one epoch
     row = table.set_index("relation").loc["all"]
     assert (row["failing"], row["1/3"], row["2/3"], row["3/3"]) == (2, 0.5, 0.0, 0.5)  # groups violating 3, 1, 0 times
+
+
+def test_drift_is_measured_per_lexical_log(report, label_run, flaky_log):  # noqa: F811
+    table = report[0].tables["drift"]
+    assert list(table.columns[:3]) == ["model", "log", "relation"]
+    for log in (label_run[0], flaky_log):
+        name = log.location.rsplit("/", 1)[-1]
+        part = table[table["log"] == name].drop(columns=["model", "log"]).reset_index(drop=True)
+        pd.testing.assert_frame_equal(part, drift_of_log(log), check_dtype=False)
+    main = table[table["log"] == label_run[0].location.rsplit("/", 1)[-1]].set_index("relation")
+    assert main.loc["MR-49", ["reading_drift", "keyword_drift"]].tolist() == [0.0, 0.0]
+    assert main.loc["MR-1", "reading_drift"] == 1.0 and main.loc["proven", "reading_drift"] == 0.0
+    assert table[["reading_drift", "keyword_drift"]].stack().between(0, 1).all()
+
+
+def test_lgmt_report_out_writes_the_drift_table(label_run, lgmt_log, tmp_path):  # noqa: F811
+    written = write_report([str(label_run[0].location), str(lgmt_log.location)], [], tmp_path)
+    drift_md = tmp_path / "lexical" / "drift.md"
+    assert drift_md in written.files["lexical"] and (tmp_path / "lexical" / "drift.csv") in written.files["lexical"]
+    text = drift_md.read_text(encoding="utf-8")
+    assert text.startswith("## What 'assumed' hides") and "reading_drift" in text and "| MR-49 " in text
+    assert "[lexical/drift.md](lexical/drift.md)" in written.index.read_text(encoding="utf-8")
 
 
 def test_plots_and_files(report, tmp_path):
