@@ -17,8 +17,10 @@ Pipeline per instance (each with its own seeded generator, so the output does no
      (or fact) it needs is removed and becomes the answer, and three non-entailed formulas that do not restore the
      entailment are the distractors.
    Every distractor has the answer's surface signature (`divlogiceval_logic.surface_signature`: kind, polarities,
-   how its variables figure in the content and the conclusion) and no two options are equivalent, so the form of an
-   option never gives the answer away (`divlogiceval.shortcuts` measures it). A content without such options is
+   how its variables figure in the content and the conclusion) and its matched role key (`ROLE_MATCH`: where its
+   literals sit in the shown rules, the whole role vector for 3c1e, one role for 3e1c and missing), and no two
+   options are equivalent, so the form of an option does not give the answer away (`divlogiceval.shortcuts`
+   measures it). Within a drawn content every admissible answer is tried; a content without such options is
    redrawn (counted by reason).
 4. Proof: the answer key and every construction claim (each distractor entailed or not, as its type requires; no
    single proposition entails an entailed option; no entailed implication is vacuous) are proven by Z3 (`entails`,
@@ -34,7 +36,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,12 +47,22 @@ from lgmt_tasks.builders.result import Build
 from lgmt_tasks.builders.rows import dataset_from_rows
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.divlogiceval.config import QUESTION_TYPES, DivLogicEvalConfig
-from lgmt_tasks.divlogiceval.english import BUILTIN_POOL, QUESTIONS, PoolSentence, Realiser, load_pool
+from lgmt_tasks.divlogiceval.english import (
+    CONCLUSION_LEAD,
+    QUESTIONS,
+    PoolSentence,
+    Realiser,
+    canonical_pool_name,
+    load_pool,
+    pick_sentences,
+)
 from lgmt_tasks.divlogiceval.logic import (
     FACT,
     RULES,
     VARIABLES,
     Proposition,
+    RoleMatch,
+    RoleTable,
     literal,
     models,
     models_of_all,
@@ -70,13 +82,10 @@ from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS, Undecided, entails
 from lgmt_tasks.logic.syntax import Atom, Formula, subformulas
 from lgmt_tasks.vocabulary import OPTION_LETTERS
 
-BUILD_REVISION = 3
+BUILD_REVISION = 4
 """Bumped whenever the builder's output changes for the same config (part of the build-cache key)."""
 
 LETTERS = OPTION_LETTERS
-
-CONCLUSION_LEAD = "Therefore, "
-"""How the conclusion of a missing-premise question is joined to the content."""
 
 _VARIABLE_FEATURES = {
     "name": datasets.Value("string"),
@@ -158,13 +167,36 @@ class DivLogicEvalBuild(Build[DivLogicEvalConfig]):
 # ------------------------------------------------------------------------------------------------------ symbolic
 
 
-def _by_signature(
-    pool: Sequence[Formula], shown: Sequence[Formula], conclusion: Formula | None
-) -> dict[tuple[object, ...], list[Formula]]:
-    """Group candidate options by their surface signature (`divlogiceval_logic.surface_signature`)."""
-    groups: dict[tuple[object, ...], list[Formula]] = {}
+ROLE_MATCH: dict[str, tuple[RoleMatch, ...]] = {
+    "3c1e": (RoleMatch(),),
+    "3e1c": (
+        RoleMatch(),
+        RoleMatch(("antecedent", "consequent", "antecedent-literal", "consequent-literal"), boolean=True),
+        RoleMatch(("antecedent", "consequent"), boolean=True, link=False),
+        RoleMatch(("consequent",), boolean=True, link=False),
+    ),
+    "missing": (
+        RoleMatch(),
+        RoleMatch(boolean=True),
+        RoleMatch(("consequent", "feeds-conclusion"), boolean=True, link=False),
+        RoleMatch(("feeds-conclusion",), boolean=True, link=False),
+    ),
+}
+"""Per question type, the parts of the role vector every distractor shares with the answer, finest first.
+
+Within a drawn content the finest matching that makes an item is used; the last one is what every item of the type
+satisfies. 3c1e matches the whole vector (the battery's role family is then at chance by
+construction). For 3e1c and missing the whole vector (or all its counts as booleans) is found in too few contents to
+build in minutes (see `benchmarks/divlogiceval_roles.py`), so their last matching is the role that leaked most and
+still builds in time: whether each literal's variable is some rule's consequent (3e1c), whether it feeds a rule
+concluding a conclusion variable (missing)."""
+
+
+def _group(pool: Sequence[Formula], key: Callable[[Formula], Hashable]) -> dict[Hashable, list[Formula]]:
+    """Group candidate options by a key, in the pool's order."""
+    groups: dict[Hashable, list[Formula]] = {}
     for formula in pool:
-        groups.setdefault(surface_signature(formula, shown, conclusion), []).append(formula)
+        groups.setdefault(key(formula), []).append(formula)
     return groups
 
 
@@ -178,8 +210,10 @@ def _in_random_order(rng: random.Random, keys: Sequence[Any]) -> list[Any]:
 def make_item(question_type: str, rng: random.Random, n: int) -> SymbolicItem | str:
     """Draw one symbolic instance of a question type, or say why this draw has none.
 
-    Every distractor has the answer's surface signature (its kind, polarities, how its variables figure in the
-    content and the conclusion), so no form-only heuristic can single out the answer.
+    Every distractor has the answer's match key (its surface signature, i.e. kind, polarities, how its
+    variables figure in the content and the conclusion, and its role key as far as `ROLE_MATCH` matches it for the
+    question type), so no form-only heuristic, and no role reader as far as the roles are matched, can single out
+    the answer. Every admissible answer of the content is tried under the finest matching before a coarser one.
 
     Args:
         question_type: `3c1e`, `3e1c` or `missing`.
@@ -204,26 +238,34 @@ def make_item(question_type: str, rng: random.Random, n: int) -> SymbolicItem | 
         return _missing_premise(rng, propositions, occurrences, split.entailed, split.not_entailed)
     if not split.entailed:
         return "no entailed option"
-    entailed = _by_signature(split.entailed, content, None)
-    not_entailed = _by_signature(split.not_entailed, content, None)
-    if question_type == "3c1e":
-        for answer in _in_random_order(rng, split.entailed):
-            mates = not_entailed.get(surface_signature(answer, content, None), [])
-            distractors = pick_distinct(rng, mates, 3, [answer])
-            if distractors is not None:
-                return SymbolicItem(
-                    "3c1e", tuple(propositions), everything, None, answer, tuple(distractors), tuple(occurrences)
-                )
-        return "no three non-entailed options with the answer's signature"
-    for signature in _in_random_order(rng, list(entailed)):
-        chosen = pick_distinct(rng, entailed[signature], 3)
-        if chosen is None:
+    table = RoleTable.of(content, None)
+    signature = {f: surface_signature(f, content, None) for f in (*split.entailed, *split.not_entailed)}
+    for match in ROLE_MATCH[question_type]:
+
+        def key(formula: Formula, match: RoleMatch = match) -> Hashable:
+            return (match.key(formula, table), signature[formula])
+
+        not_entailed = _group(split.not_entailed, key)
+        if question_type == "3c1e":
+            for answer in _in_random_order(rng, split.entailed):
+                distractors = pick_distinct(rng, not_entailed.get(key(answer), []), 3, [answer])
+                if distractors is not None:
+                    return SymbolicItem(
+                        "3c1e", tuple(propositions), everything, None, answer, tuple(distractors), tuple(occurrences)
+                    )
             continue
-        answers = pick_distinct(rng, not_entailed.get(signature, []), 1, chosen)
-        if answers is not None:
-            return SymbolicItem(
-                "3e1c", tuple(propositions), everything, None, answers[0], tuple(chosen), tuple(occurrences)
-            )
+        entailed = _group(split.entailed, key)
+        for group in _in_random_order(rng, list(entailed)):
+            chosen = pick_distinct(rng, entailed[group], 3)
+            if chosen is None:
+                continue
+            answers = pick_distinct(rng, not_entailed.get(group, []), 1, chosen)
+            if answers is not None:
+                return SymbolicItem(
+                    "3e1c", tuple(propositions), everything, None, answers[0], tuple(chosen), tuple(occurrences)
+                )
+    if question_type == "3c1e":
+        return "no three non-entailed options with the answer's signature"
     return "no three entailed options and a non-entailed one of one signature"
 
 
@@ -236,10 +278,12 @@ def _missing_premise(
 ) -> SymbolicItem | str:
     """A missing-premise item: conclusion from the entailment group, a needed proposition removed (§2.1).
 
-    The removed proposition (a rule premise or a literal fact) is the answer. The distractors have its signature
-    relative to the shown content and the conclusion; they come from the same generator as the answer (the same
-    rule, or literals, over the instance's variables) and the non-entailment group, and each must be non-entailed by
-    the full content and leave the conclusion unproven when added.
+    The removed proposition (a rule premise or a literal fact) is the answer. The distractors have its match key
+    (surface signature and role key, as in `make_item`) relative to the shown content and the conclusion; they come
+    from the same generator as the answer
+    (the same rule, or literals, over the instance's variables) and the non-entailment group, and each must be
+    non-entailed by the full content and leave the conclusion unproven when added. Every (conclusion, removed
+    proposition) pair is tried under the finest matching of `ROLE_MATCH` before a coarser one.
     """
     content = [p.formula for p in propositions]
     pairs = [(c, j) for c in entailed for j in necessary_premises(content, c)]
@@ -247,6 +291,8 @@ def _missing_premise(
         return "no conclusion with a necessary premise"
     used = sorted({v for p in propositions for v in p.variables})
     whole = models_of_all(content)
+    # Per pair: the shown content, the answer, its role table, and the admissible distractors of its signature.
+    candidates = []
     for conclusion, removed in _in_random_order(rng, pairs):
         shown = tuple(i for i in range(len(propositions)) if i != removed)
         rest = [content[i] for i in shown]
@@ -263,11 +309,16 @@ def _missing_premise(
             and rest_mask & models(f) & counter
             and surface_signature(f, rest, conclusion) == wanted
         ]
-        distractors = pick_distinct(rng, mates, 3, [answer, conclusion])
-        if distractors is not None:
-            return SymbolicItem(
-                "missing", tuple(propositions), shown, conclusion, answer, tuple(distractors), tuple(occurrences)
-            )
+        if len(mates) >= 3:
+            candidates.append((conclusion, shown, answer, RoleTable.of(rest, conclusion), mates))
+    for match in ROLE_MATCH["missing"]:
+        for conclusion, shown, answer, table, mates in candidates:
+            role = match.key(answer, table)
+            distractors = pick_distinct(rng, [f for f in mates if match.key(f, table) == role], 3, [answer, conclusion])
+            if distractors is not None:
+                return SymbolicItem(
+                    "missing", tuple(propositions), shown, conclusion, answer, tuple(distractors), tuple(occurrences)
+                )
     return "no three distractors with the answer's signature that leave the conclusion unproven"
 
 
@@ -412,7 +463,7 @@ def realise_item(
         The row (every column of `FEATURES`).
     """
     names = _variables_of(item)
-    chosen = rng.sample(list(pool), len(names))
+    chosen = pick_sentences(pool, len(names), rng)  # no two share a topic word
     realiser = Realiser(dict(zip(names, chosen)), rng)
     sentences: list[str] = []
     content_templates: list[str] = []
@@ -574,13 +625,24 @@ def sampling_statistics(rows: Sequence[dict[str, Any]], n: int) -> dict[str, Any
 
 
 def language_statistics(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The English side's lexical diversity (§3.2, Table 5): vocabulary size, and the KL statistic when it can be had.
+    """The English side's diversity (§3.2, Table 5): vocabulary, where it comes from, sentence shapes, KL.
+
+    Word types are split into those of fixed text (templates, questions, the frame) and of variable material, and
+    the sentences read and the variable sentences are counted by function-word skeleton (`diversity`), since a type
+    count alone cannot tell natural sentences from random slot fillers in one frame.
 
     The KL divergence needs a general-English reference, read from the optional `wordfreq` package (the `stats`
     extra, part of `dev`); without it the statistic is left out and the note says why, so a build never fails for
     want of a statistic.
     """
-    from lgmt_tasks.divlogiceval.diversity import lexical_statistics, wordfreq_reference
+    from lgmt_tasks.divlogiceval.diversity import (
+        lexical_statistics,
+        read_sentences,
+        skeleton_statistics,
+        variable_sentences,
+        vocabulary_sources,
+        wordfreq_reference,
+    )
 
     try:
         reference: Mapping[str, float] | None = wordfreq_reference()
@@ -588,6 +650,9 @@ def language_statistics(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         reference = None
     out: dict[str, Any] = dict(lexical_statistics(rows, reference))
     out["kl_reference"] = "wordfreq English frequencies" if reference else "not computed: pip install lgmt-tasks[stats]"
+    out.update(vocabulary_sources(rows))
+    out["skeletons_read"] = skeleton_statistics(read_sentences(rows))
+    out["skeletons_variables"] = skeleton_statistics(variable_sentences(rows))
     return out
 
 
@@ -612,7 +677,7 @@ def build_divlogiceval(config: DivLogicEvalConfig, progress: bool = False, num_p
         stats.drop("pool", reason, count, ids=report.skipped_ids.get(reason, ()))
     if len(pool) < len(VARIABLES):
         raise ValueError(f"the sentence pool has {len(pool)} usable sentences; at least {len(VARIABLES)} are needed")
-    pool_name = config.pool or BUILTIN_POOL
+    pool_name = canonical_pool_name(config.pool)
     rows: list[dict[str, Any]] = []
     seen: set[str] = set()
     with process_pool(num_proc) as workers:
@@ -669,7 +734,7 @@ def build_shots(config: DivLogicEvalConfig, exclude_ids: Sequence[str] = ()) -> 
                 continue
             item, rng = built
             row = realise_item(
-                item, pool, rng, (t + 1) % len(LETTERS), config.seed, config.n, config.pool or BUILTIN_POOL
+                item, pool, rng, (t + 1) % len(LETTERS), config.seed, config.n, canonical_pool_name(config.pool)
             )
             if row["id"] not in excluded:
                 shots.append(row)

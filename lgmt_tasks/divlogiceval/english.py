@@ -1,23 +1,35 @@
-"""The English side of DivLogicEval: a sentence pool, connective templates, and the realiser (§2.1, Appendix C).
+"""The English side of DivLogicEval: sentence pools, connective templates, and the realiser (§2.1, Appendix C).
 
 Each variable of an instance is instantiated with a distinct natural sentence, a negated variable with the
 sentence's negation, and each formula with a connective template picked at random from a deliberately diverse and
 often counter-intuitive set ("the fact that A is a sufficient condition for the fact that B", "B unless not A", "if
 not B, then neither A nor C"). Since the sentences are unrelated to each other, commonsense cannot stand in for
-logic: that is the point of the benchmark.
+logic: that is the point of the benchmark. The variables of one instance share no topic word (`pick_sentences`).
 
-Data files (package data, `lgmt_tasks/divlogiceval/data/`):
+Named pools (`load_pool`, the `pool` parameter; the `pool` column of built rows):
 
-- `lexicon.json`: the lexicon of our sentence generator (`builtin_pool`): about 6,150 common nouns and 800 adjectives
-  (the word lists of the MIT-licensed `wonderwords` package, filtered; its licence travels in the file), and
-  hand-written people, works and verbs. Every variable is a proposition "someone made a work titled T that compares the
-  N1 to the N2", with three nouns of its own (no two pool entries share a noun, so the variables of one instance never
-  share a topic), and is rendered by several sentences: the base sentence and three paraphrases (active / passive voice,
-  relative clause / participle, "there is someone who ..."), and five negations for ¬X (quantifier duality "someone" →
-  "nobody", "a nurse" → "no nurse", "... by anyone", "there is no one who ...", "it is not true that ..."). Each
-  rendering is a fixed, meaning-preserving syntactic transformation of the same proposition, so a paraphrase says
-  exactly what the variable says and a negation is exactly its ¬X. The paper drew its sentences from SNLI and MNLI
-  (premises, with entailed hypotheses as extra renderings), which we cannot ship or download.
+- `snli` (the default, `snli_pool`): real SNLI premises, as the paper uses (§3: "simple sentences sourced from SNLI
+  Glockner et al. (2018)"): the 1,796 premises of the Breaking NLI test set (Glockner, Shwartz & Goldberg, 2018;
+  SNLI: Bowman et al., 2015; CC BY-SA 4.0), filtered and negated by the authors' rules (KanaCS/ILogicEval
+  `snli_preprocessing.py`) with a small offline tagger, and kept only where the negation is exact: "not" after the
+  first auxiliary ("A man is not holding a saxophone."), or "does not" / "do not" / "did not" and the verb's lemma
+  ("A girl does not walk across the sand."). Full forms, never contractions. Each entry lists its topic words (its
+  content-word lemmas). `lgmt_tasks.divlogiceval.snli` derives `data/snli_pool.json` (its attribution, licence and
+  filter counts travel in the file); one sentence and one negation per variable (SNLI's entailed hypotheses, which
+  the paper adds as extra renderings, are not in this source).
+- `frames` (alias `builtin`, the name rows of earlier builds carry; `builtin_pool`): our generated pool, from
+  `lexicon.json`: about 6,150 common nouns and 800 adjectives (the word lists of the MIT-licensed `wonderwords`
+  package, filtered; its licence travels in the file), and hand-written people, works and verbs. Every variable is a
+  proposition "someone made a work titled T that compares the N1 to the N2", with three nouns of its own (no two pool
+  entries share a noun, so the variables of one instance never share a topic), and is rendered by several sentences:
+  the base sentence and three paraphrases (active / passive voice, relative clause / participle, "there is someone
+  who ..."), and five negations for ¬X (quantifier duality "someone" → "nobody", "a nurse" → "no nurse", "... by
+  anyone", "there is no one who ...", "it is not true that ..."). Each rendering is a fixed, meaning-preserving
+  syntactic transformation of the same proposition, so a paraphrase says exactly what the variable says and a
+  negation is exactly its ¬X.
+
+Other data files (package data, `lgmt_tasks/divlogiceval/data/`):
+
 - `sentences.jsonl`: our earlier hand-written pool of 580 simple sentences with hand-written negations
   (`handwritten_pool`; load it as a user pool by its path to build with it).
 - `templates.json`: the templates of the three formula shapes. Each carries `reads_as`, what it literally says in
@@ -26,8 +38,8 @@ Data files (package data, `lgmt_tasks/divlogiceval/data/`):
 
 A user's own pool (`load_pool`) is a text file (one sentence a line, optionally `sentence<TAB>negation`), a JSONL
 file, or a column of a Hugging Face dataset (a local folder or a Hub id). Sentences without a negation are negated by
-rule (Appendix C negates with a POS tagger, which we do not ship): "not" after the first auxiliary or modal verb
-(`is`, `was`, `can`, `will`, ...), and otherwise "it is not the case that ...", which is always correct.
+rule: "not" after the first auxiliary or modal verb (`is`, `was`, `can`, `will`, ...), and otherwise "it is not the
+case that ...", which is always correct.
 """
 
 from __future__ import annotations
@@ -48,8 +60,20 @@ from lgmt_tasks.logic.syntax import And, Atom, Formula, Implies, Not, Or
 DATA_PACKAGE = "lgmt_tasks.divlogiceval"
 DATA_DIR = "data"
 
+SNLI_POOL = "snli"
+"""The name of the SNLI pool, the default (`snli_pool`)."""
+FRAMES_POOL = "frames"
+"""The name of our generated frame pool (`builtin_pool`)."""
 BUILTIN_POOL = "builtin"
-"""The name of our own sentence pool (the `pool` column of rows built with it)."""
+"""The frame pool's earlier name (rows built before the SNLI pool carry it): an alias of `frames`."""
+DEFAULT_POOL = SNLI_POOL
+"""The pool of `pool=None`."""
+POOL_ALIASES: dict[str, str] = {BUILTIN_POOL: FRAMES_POOL}
+NAMED_POOLS: tuple[str, ...] = (SNLI_POOL, FRAMES_POOL)
+"""The pools `load_pool` knows by name (besides the aliases of `POOL_ALIASES`)."""
+
+PICK_TRIES = 20
+"""Shuffled greedy passes `pick_sentences` makes before it gives up."""
 
 MIN_WORDS, MAX_WORDS = 3, 30
 """Length limits for sentences of a user's pool (longer ones are rarely 'simple sentences')."""
@@ -113,8 +137,73 @@ class PoolReport:
 
 @cache
 def builtin_pool() -> tuple[PoolSentence, ...]:
-    """Our sentence pool: generated from `lexicon.json` (see `generate_pool`), the same on every call and machine."""
+    """The frame pool (`frames`): generated from `lexicon.json` (see `generate_pool`), the same on every call."""
     return tuple(generate_pool(lexicon()))
+
+
+@cache
+def snli_pool() -> tuple[PoolSentence, ...]:
+    """The SNLI pool (`snli`, the default): `snli_pool.json`, derived by `lgmt_tasks.divlogiceval.snli`."""
+    entries = snli_pool_document()["sentences"]
+    return tuple(
+        PoolSentence(e["sentence"], e["negation"], bool(e["proper_start"]), topic_words=tuple(e["topic_words"]))
+        for e in entries
+    )
+
+
+@cache
+def snli_pool_document() -> dict[str, Any]:
+    """`snli_pool.json` as shipped: the sentences and their source, attribution, licence and filter counts."""
+    text = resources.files(DATA_PACKAGE).joinpath(f"{DATA_DIR}/snli_pool.json").read_text(encoding="utf-8")
+    document: dict[str, Any] = json.loads(text)
+    return document
+
+
+def canonical_pool_name(source: str | None) -> str:
+    """The name a pool is recorded under: `snli` for None, `frames` for `builtin`, any other source as given."""
+    if source is None:
+        return DEFAULT_POOL
+    return POOL_ALIASES.get(source, source)
+
+
+def pick_sentences(pool: Sequence[PoolSentence], k: int, rng: random.Random) -> list[PoolSentence]:
+    """Draw `k` distinct pool entries of which no two share a topic word, from the instance's generator.
+
+    The first try is `rng.sample(pool, k)`, so a pool whose entries never share a topic word (the frame pool, user
+    pools without topic words) draws exactly what a plain sample draws. When two drawn entries share a word, up to
+    `PICK_TRIES` greedy passes over a fresh shuffle of the pool keep each entry that shares no word with those kept.
+
+    Raises:
+        ValueError: If no `k` entries without a shared topic word were found.
+    """
+    entries = list(pool)
+    chosen = rng.sample(entries, k)
+    if _share_no_topic(chosen):
+        return chosen
+    for _ in range(PICK_TRIES):
+        picked: list[PoolSentence] = []
+        used: set[str] = set()
+        for entry in rng.sample(entries, len(entries)):
+            words = set(entry.topic_words)
+            if words & used:
+                continue
+            picked.append(entry)
+            used |= words
+            if len(picked) == k:
+                return picked
+    raise ValueError(
+        f"the sentence pool has no {k} entries without a shared topic word (found none in {PICK_TRIES} tries)"
+    )
+
+
+def _share_no_topic(entries: Sequence[PoolSentence]) -> bool:
+    seen: set[str] = set()
+    for entry in entries:
+        words = set(entry.topic_words)
+        if words & seen:
+            return False
+        seen |= words
+    return True
 
 
 @cache
@@ -357,10 +446,11 @@ def load_pool(
     negation_column: str | None = "negation",
     split: str = "train",
 ) -> tuple[list[PoolSentence], PoolReport]:
-    """Load a sentence pool: ours, a text or JSONL file, or a column of a Hugging Face dataset.
+    """Load a sentence pool: a named one, a text or JSONL file, or a column of a Hugging Face dataset.
 
     Args:
-        source: None or `builtin` for ours; a `.txt` file (one sentence a line, optionally `sentence<TAB>negation`);
+        source: None or `snli` for the SNLI pool (the default), `frames` (or `builtin`) for the frame pool; a `.txt`
+            file (one sentence a line, optionally `sentence<TAB>negation`);
             a `.jsonl` file (objects with `column` and optionally `negation_column`); anything else is passed to
             `datasets.load_dataset` (a local dataset folder or a Hub id).
         column: The sentence field or column (JSONL and datasets).
@@ -371,12 +461,21 @@ def load_pool(
         The pool and a report of what was skipped.
 
     Raises:
-        ValueError: If a dataset or JSONL file has no `column`.
+        ValueError: If a dataset or JSONL file has no `column`, or `source` is a bare name that is no named pool,
+            file or folder.
     """
-    if source in (None, BUILTIN_POOL):
-        pool = list(builtin_pool())
+    name = canonical_pool_name(source)
+    if name in NAMED_POOLS:
+        pool = list(snli_pool() if name == SNLI_POOL else builtin_pool())
         return pool, PoolReport(kept=len(pool))
     path = Path(str(source))
+    if not path.exists() and "/" not in str(source) and "\\" not in str(source) and not path.suffix:
+        named = ", ".join([f"{SNLI_POOL} (the default)", *(f"{n}" for n in NAMED_POOLS[1:])])
+        aliases = ", ".join(f"{alias} = {target}" for alias, target in POOL_ALIASES.items())
+        raise ValueError(
+            f"unknown sentence pool {source!r}: the named pools are {named} (aliases: {aliases}); otherwise give a "
+            ".txt / .jsonl file, a dataset folder or a Hub dataset id (owner/name)"
+        )
     if path.suffix == ".txt" and path.is_file():
         pairs: list[tuple[object, object]] = []
         for line in path.read_text(encoding="utf-8").splitlines():
@@ -557,6 +656,9 @@ class Realiser:
 
 
 # ----------------------------------------------------------------------------------------------------- questions
+
+CONCLUSION_LEAD = "Therefore, "
+"""How the conclusion of a missing-premise question is joined to the content."""
 
 QUESTIONS: dict[str, tuple[str, ...]] = {
     "3c1e": (

@@ -25,7 +25,10 @@ content and falls into the entailment group `entailed` or the non-entailment gro
 candidates that a single proposition already entails, and implications the content entails only vacuously (it fixes
 one of their literals), are removed, so that every correct option needs at least two propositions and some chaining.
 `surface_signature` says what a form-only shortcut could read off an option; the builder gives every distractor the
-answer's signature.
+answer's signature. `role_key` says where an option's literals sit in the shown rules and facts (antecedent or
+consequent of how many rules, fired on or concluded as this very literal, stated as a fact, feeding a rule that
+concludes a conclusion variable, linked by a rule), the reading of the shortcut battery's role family;
+`RoleMatch` compares a part of it, and the builder gives the distractors the answer's matched roles as well.
 
 Deciding the split. The candidates of one instance number about a hundred; asking Z3 about each (a few
 milliseconds per query, most of it building a fresh context) would make a build of a few hundred instances take
@@ -41,6 +44,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from lgmt_tasks.logic.syntax import And, Atom, Formula, Implies, Not, Or, children
@@ -67,6 +71,7 @@ _ATOM_MASKS: dict[str, int] = {
 # ------------------------------------------------------------------------------------------------- truth tables
 
 
+@lru_cache(maxsize=1 << 16)
 def models(formula: Formula) -> int:
     """The set of models of a propositional formula over A–H, as a bit mask over the 256 assignments.
 
@@ -505,3 +510,132 @@ def pick_distinct(
     if len(chosen) < k and not at_most:
         return None
     return chosen
+
+
+# --------------------------------------------------------------------------------------------------------- roles
+
+RoleLiteral = tuple[str, bool]
+"""A literal as `(variable, positive)`."""
+
+
+def role_literals(formula: Formula) -> list[RoleLiteral]:
+    """The literals of a formula as a role reader sees them, left to right.
+
+    A literal is itself; an implication gives its antecedent's then its consequent's; ``¬(A ∧ B)`` gives ¬A and ¬B
+    (the literals it fires on); a conjunction or disjunction gives its arguments'. This is the reading of
+    `divlogiceval.shortcuts` (the role family), which calls it on parsed option strings.
+    """
+    if isinstance(formula, Atom):
+        return [(formula.pred, True)]
+    if isinstance(formula, Not) and isinstance(formula.body, Atom):
+        return [(formula.body.pred, False)]
+    if isinstance(formula, Implies):
+        return [*role_literals(formula.left), *role_literals(formula.right)]
+    if isinstance(formula, Not) and isinstance(formula.body, And):
+        return [(v, not p) for v, p in role_literals(formula.body)]
+    if isinstance(formula, (And, Or)):
+        return [lit for arg in formula.args for lit in role_literals(arg)]
+    return []
+
+
+@dataclass(frozen=True)
+class RoleTable:
+    """The shown content read as rules, for the roles of options' literals (see `role_key`).
+
+    Attributes:
+        rules: Each rule implication as its antecedent literals (as they fire) and its consequent literal.
+        facts: The literal facts.
+        conclusion: The variables of the conclusion (empty without one).
+    """
+
+    rules: tuple[tuple[tuple[RoleLiteral, ...], RoleLiteral], ...]
+    facts: frozenset[RoleLiteral]
+    conclusion: frozenset[str]
+
+    @classmethod
+    def of(cls, shown: Sequence[Formula], conclusion: Formula | None) -> RoleTable:
+        """Read the shown content (and the conclusion of a missing-premise question)."""
+        rules = []
+        facts = set()
+        for formula in shown:
+            if is_literal(formula):
+                facts.add(role_literals(formula)[0])
+            elif isinstance(formula, Implies) and is_literal(formula.right):
+                rules.append((tuple(role_literals(formula.left)), role_literals(formula.right)[0]))
+        mentioned = frozenset(v for v, _ in role_literals(conclusion)) if conclusion is not None else frozenset()
+        return cls(tuple(rules), frozenset(facts), mentioned)
+
+    def literal_roles(self, variable: str, positive: bool) -> tuple[int, ...]:
+        """The roles of one literal (`ROLE_FEATURES` of `divlogiceval.shortcuts`, in that order).
+
+        How many rules have its variable in the antecedent; as the consequent; fire on this very literal; conclude
+        this very literal; whether the content states it (1), its negation (−1) or neither (0); how many rules with
+        its variable in the antecedent have a conclusion variable as consequent; whether the conclusion mentions it.
+        """
+        rules = self.rules
+        lit = (variable, positive)
+        return (
+            sum(any(v == variable for v, _ in ante) for ante, _ in rules),
+            sum(c[0] == variable for _, c in rules),
+            sum(lit in ante for ante, _ in rules),
+            sum(c == lit for _, c in rules),
+            1 if lit in self.facts else -1 if (variable, not positive) in self.facts else 0,
+            sum(any(v == variable for v, _ in ante) and c[0] in self.conclusion for ante, c in rules),
+            int(variable in self.conclusion),
+        )
+
+    def linked(self, literals: Sequence[RoleLiteral]) -> bool:
+        """Whether a rule leads from a variable of the literals but the last (antecedent) to the last (consequent)."""
+        if len(literals) < 2:
+            return False
+        last = literals[-1][0]
+        first = {v for v, _ in literals[:-1]}
+        return any(c[0] == last and any(v in first for v, _ in ante) for ante, c in self.rules)
+
+
+LITERAL_ROLES: tuple[str, ...] = (
+    "antecedent",
+    "consequent",
+    "antecedent-literal",
+    "consequent-literal",
+    "fact",
+    "feeds-conclusion",
+    "in-conclusion",
+)
+"""The names of `RoleTable.literal_roles`, in order (the `ROLE_FEATURES` of `divlogiceval.shortcuts`)."""
+
+
+def role_key(option: Formula, table: RoleTable) -> tuple[object, ...]:
+    """An option's full role vector: per literal its roles (`RoleTable.literal_roles`), and whether a rule links them.
+
+    Equal role keys give equal values of every role feature the shortcut battery reads (`roles-by-vector` and each
+    of its projections, and the direct role rules), so a role reader cannot tell such options apart.
+    """
+    literals = role_literals(option)
+    return (tuple(table.literal_roles(v, p) for v, p in literals), table.linked(literals))
+
+
+@dataclass(frozen=True)
+class RoleMatch:
+    """Which part of the role vector the distractors must share with the answer (see `role_key`).
+
+    Attributes:
+        features: The `LITERAL_ROLES` compared, per literal (all of them: the full vector).
+        boolean: Compare counts only as zero / non-zero (the `fact` role keeps its sign).
+        link: Compare whether a rule links the option's variables too.
+    """
+
+    features: tuple[str, ...] = LITERAL_ROLES
+    boolean: bool = False
+    link: bool = True
+
+    def key(self, option: Formula, table: RoleTable) -> tuple[object, ...]:
+        """The option's matched role key."""
+        literals = role_literals(option)
+        index = [LITERAL_ROLES.index(f) for f in self.features]
+        fact = LITERAL_ROLES.index("fact")
+        per_literal = []
+        for v, p in literals:
+            roles = table.literal_roles(v, p)
+            per_literal.append(tuple(min(roles[i], 1) if self.boolean and i != fact else roles[i] for i in index))
+        return (tuple(per_literal), table.linked(literals)) if self.link else (tuple(per_literal),)

@@ -9,15 +9,31 @@ builder's answer to that is to draw every distractor with the answer's surface s
 Most heuristics come in pairs over one option feature (pick the options with the largest value, or the smallest),
 plus an "odd one out" reading (pick the single option whose value differs from the three others, which all agree),
 the pattern that exposed the old 3e1c and 3c1e builds.
+
+Roles. A reader who never chains anything can still look at WHERE an option's variables sit in the content's rules:
+an entailed literal is usually some rule's consequent, a missing premise usually feeds a rule whose consequent holds
+a conclusion variable. `roles` reads, per literal of an option (parsed from `options_logic` with the project's
+parser), how its variable figures in the shown rules and facts (`ROLE_FEATURES`); the role family (`ROLE_KEYS`) is a
+set of option-level fitted heuristics (`verify.shortcuts.FittedOption`), one per single role feature, a few pairs and
+the whole role vector, each learning from the other folds (build seeds, or a hash of the row id for a single-seed
+build) how often an option with that key is the answer; beside them the reviewer's three direct rules are fixed
+heuristics (`role-consequent-literal`, `role-antecedent-to-consequent`, `role-feeds-conclusion`, largest and smallest).
+The surface signature the builder matches does not hold these roles yet, and the family finds the answer well above
+chance (`benchmarks/results/divlogiceval_role_battery.json`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from functools import lru_cache
 
-from lgmt_tasks.verify.shortcuts import Battery, Heuristic, Row
+from lgmt_tasks.divlogiceval.logic import LITERAL_ROLES, RoleTable, role_literals
+from lgmt_tasks.logic.parse import parse
+from lgmt_tasks.logic.syntax import Formula
+from lgmt_tasks.verify.shortcuts import Battery, FittedOption, Heuristic, Row
 
 _VARIABLE = re.compile(r"[A-H]")
 _LAST_LITERAL = re.compile(r"¬?[A-H]\)?$")
@@ -184,6 +200,131 @@ def _heuristics() -> tuple[Heuristic, ...]:
     return tuple(out)
 
 
+# ---------------------------------------------------------------------------------------------------------- roles
+
+
+@lru_cache(maxsize=65536)
+def _formula(text: str) -> Formula:
+    return parse(text)
+
+
+@lru_cache(maxsize=8192)
+def _read_rules(content: tuple[str, ...], conclusion: str) -> RoleTable:
+    """The shown content (and conclusion) read as rules, from their formula strings (cached per passage)."""
+    return RoleTable.of([_formula(text) for text in content], _formula(conclusion) if conclusion else None)
+
+
+def _rules_of(row: Row) -> RoleTable:
+    return _read_rules(tuple(row["content_logic"]), str(row.get("conclusion_logic") or ""))
+
+
+def _option_literals(row: Row, k: int) -> list[tuple[str, bool]]:
+    """The literals of option k as a role reader sees them (`divlogiceval_logic.role_literals`)."""
+    return role_literals(_formula(str(row["options_logic"][k])))
+
+
+ROLE_FEATURES: tuple[str, ...] = LITERAL_ROLES
+"""The role of one literal of an option, each a number (`divlogiceval_logic.RoleTable.literal_roles`, which the
+builder's role matching reads too, so the two cannot drift apart):
+
+- `antecedent`: how many shown rules have its variable in the antecedent;
+- `consequent`: how many shown rules have its variable as the consequent;
+- `antecedent-literal`: how many rules fire on this very literal (its polarity matches the antecedent's);
+- `consequent-literal`: how many rules conclude this very literal (polarity match with the consequent);
+- `fact`: 1 if the content states the literal, −1 its negation, 0 neither;
+- `feeds-conclusion`: how many rules have its variable in the antecedent and a conclusion variable as consequent
+  (missing-premise rows; 0 elsewhere);
+- `in-conclusion`: whether the conclusion mentions its variable.
+"""
+
+
+def roles(row: Row, k: int) -> tuple[tuple[int, ...], ...]:
+    """Per literal of option k, left to right, its `ROLE_FEATURES` (read from the formula strings alone)."""
+    table = _rules_of(row)
+    return tuple(table.literal_roles(v, p) for v, p in _option_literals(row, k))
+
+
+def linked(row: Row, k: int) -> float:
+    """Whether a shown rule leads from one of option k's variables (antecedent) to its last one (consequent)."""
+    return float(_rules_of(row).linked(_option_literals(row, k)))
+
+
+def consequent_literal(row: Row, k: int) -> float:
+    """Whether option k's last literal is some shown rule's consequent literal (a derived-looking literal)."""
+    return float(bool(roles(row, k)) and roles(row, k)[-1][3] > 0)
+
+
+def antecedent_to_consequent(row: Row, k: int) -> float:
+    """Whether option k's first variable is a rule's antecedent and its last a rule's consequent."""
+    r = roles(row, k)
+    return float(bool(r) and r[0][0] > 0 and r[-1][1] > 0)
+
+
+def feeds_conclusion(row: Row, k: int) -> float:
+    """Whether one of option k's variables is an antecedent of a rule whose consequent holds a conclusion variable."""
+    return float(any(lit[5] > 0 for lit in roles(row, k)))
+
+
+def _role_key(*features: str, with_link: bool = False) -> Callable[[Row, int], Hashable]:
+    """An option's key: the chosen role features of each of its literals (and whether a rule links them)."""
+    index = [ROLE_FEATURES.index(f) for f in features]
+
+    def key(row: Row, k: int) -> Hashable:
+        per_literal = tuple(tuple(lit[i] for i in index) for lit in roles(row, k))
+        return (per_literal, linked(row, k)) if with_link else per_literal
+
+    return key
+
+
+ROLE_KEYS: tuple[tuple[str, str, Callable[[Row, int], Hashable]], ...] = (
+    *((f"roles-by-{f}", f"per literal: {f}", _role_key(f)) for f in ROLE_FEATURES),
+    ("roles-by-linked", "whether a rule links the option's variables", lambda row, k: linked(row, k)),
+    ("roles-by-antecedent+consequent", "per literal: antecedent and consequent", _role_key("antecedent", "consequent")),
+    (
+        "roles-by-consequent-literal+fact",
+        "per literal: consequent literal and fact",
+        _role_key("consequent-literal", "fact"),
+    ),
+    (
+        "roles-by-antecedent-literal+consequent-literal",
+        "per literal: antecedent and consequent literal",
+        _role_key("antecedent-literal", "consequent-literal"),
+    ),
+    (
+        "roles-by-feeds-conclusion+consequent",
+        "per literal: feeds the conclusion, and consequent",
+        _role_key("feeds-conclusion", "consequent"),
+    ),
+    ("roles-by-vector", "per literal: every role feature, and the link", _role_key(*ROLE_FEATURES, with_link=True)),
+)
+"""The role family's keys: one per single role feature, the link, a few pairs, and the whole role vector."""
+
+_ROLE_RULES: tuple[tuple[str, Feature], ...] = (
+    ("role-consequent-literal", consequent_literal),
+    ("role-antecedent-to-consequent", antecedent_to_consequent),
+    ("role-feeds-conclusion", feeds_conclusion),
+)
+
+
+def _role_heuristics() -> tuple[Heuristic, ...]:
+    """The reviewer's three direct role rules, each as largest and smallest."""
+    out: list[Heuristic] = []
+    for name, feature in _ROLE_RULES:
+        what = (feature.__doc__ or name).strip().rstrip(".")
+        first = what[0].lower() + what[1:]
+        out += [
+            Heuristic(f"most-{name}", f"pick the options for which: {first}", _extreme(feature, True)),
+            Heuristic(f"least-{name}", f"pick the options for which not: {first}", _extreme(feature, False)),
+        ]
+    return tuple(out)
+
+
+def hash_fold(row: Row) -> int:
+    """A stable fold of a row, 0–2, from its id (its formulas when it has none), for a build of one seed."""
+    ident = row.get("id") or repr((row["content_logic"], row["options_logic"], row.get("conclusion_logic")))
+    return hashlib.sha256(str(ident).encode()).digest()[0] % 3
+
+
 def _answers(row: Row) -> Sequence[int]:
     return tuple(range(len(row["options"])))
 
@@ -191,7 +332,14 @@ def _answers(row: Row) -> Sequence[int]:
 BATTERY = Battery(
     answers=_answers,
     gold=lambda row: row["answer"],
-    heuristics=_heuristics(),
+    heuristics=(*_heuristics(), *_role_heuristics()),
     group=lambda row: str(row["question_type"]),
+    fitted_options=tuple(
+        FittedOption(name, f"the options whose key ({what}) is the answer most often in the other folds", key)
+        for name, what, key in ROLE_KEYS
+    ),
+    fold=lambda row: row.get("seed"),
+    fold_fallback=hash_fold,
 )
-"""DivLogicEval's battery: option indices 0–3, gold `answer`, grouped by question type."""
+"""DivLogicEval's battery: option indices 0–3, gold `answer`, grouped by question type; the role family is fitted
+on the other build seeds (on a hash of the row id into three folds when the rows come from one seed)."""

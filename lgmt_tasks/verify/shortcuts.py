@@ -15,7 +15,10 @@ mean over rows of 1/|allowed answers|. Besides the suite's own heuristics, the b
 heuristic per answer ("always yes", "always option A"), which catches an unbalanced answer key. A suite may also
 declare fitted heuristics (`Fitted`): the majority answer per surface class, learned on the other folds of the rows
 (e.g. the other build seeds) and scored on each held-out fold, so that a lean that changes sign from one surface class
-to another (which no fixed rule sees) is caught too.
+to another (which no fixed rule sees) is caught too. For multiple choice it may also declare per-answer fitted
+heuristics (`FittedOption`): how often an option with a given surface key is the gold one, learned the same way,
+picking the options whose key is gold most often. When `fold` leaves every row in one fold (a single-seed build),
+`fold_fallback` (e.g. a hash of the row id) splits them instead.
 
 The allowance. Over all rows a heuristic must stay within `margin` (0.05) of chance, the brief's rule. A group (a
 question type, a skill category) holds far fewer rows, where one binomial standard error at chance is itself
@@ -78,6 +81,28 @@ class Fitted:
 
 
 @dataclass(frozen=True)
+class FittedOption:
+    """A heuristic learned from the answer key per *answer*: how often an answer with a given surface key is gold.
+
+    `Fitted` reads one key per row; a multiple-choice row has a surface per option (where the option's variables sit
+    in the content's rules, say), and a lean can hide in how often an option of one class is the right one. So on the
+    other folds' rows (`Battery.fold`) every allowed answer's `key` is tallied with whether it was the gold answer;
+    a held-out row picks the answers whose key has the highest gold rate (ties kept). A key unseen in the other
+    folds takes their overall gold rate (no preference for or against it), so a row whose answers all share one key,
+    or whose keys are all unseen, gets no preference: chance.
+
+    Attributes:
+        name: A short identifier (`roles-by-vector`).
+        description: One sentence saying what the key reads, for the report.
+        key: An answer's surface class within its row, `key(row, answer)` (any hashable value).
+    """
+
+    name: str
+    description: str
+    key: Callable[[Row, Any], Hashable]
+
+
+@dataclass(frozen=True)
 class Battery:
     """A suite's shortcut battery.
 
@@ -91,6 +116,9 @@ class Battery:
         fitted: Heuristics learned from the other folds' answer key (`Fitted`), scored beside `heuristics`.
         fold: A row's fold for `fitted` (rows of one fold are fitted on the others together); required with
             `fitted`, and it should keep rows that share a logical item (topics, distractor counts) in one fold.
+        fitted_options: Heuristics learned per answer from the other folds (`FittedOption`); they need `fold` too.
+        fold_fallback: The fold to use instead when `fold` puts every scored row in one fold (a single-seed build,
+            where nothing would be left to fit on), e.g. a stable hash of the row id into three folds.
     """
 
     answers: Callable[[Row], Sequence[Any]]
@@ -100,6 +128,8 @@ class Battery:
     group: Callable[[Row], str] | None = None
     fitted: tuple[Fitted, ...] = ()
     fold: Callable[[Row], Hashable] | None = None
+    fitted_options: tuple[FittedOption, ...] = ()
+    fold_fallback: Callable[[Row], Hashable] | None = None
 
 
 @dataclass(frozen=True)
@@ -160,15 +190,23 @@ def credit(picks: Collection[Any], allowed: Sequence[Any], gold: Any) -> float:
     return 1.0 / len(chosen) if gold in chosen else 0.0
 
 
+def _fold_of(battery: Battery, name: str, rows: Sequence[Row]) -> Callable[[Row], Hashable]:
+    """The battery's fold function for `rows`: `fold`, or `fold_fallback` when `fold` leaves a single fold."""
+    if battery.fold is None:
+        raise ValueError(f"fitted heuristic {name}: the battery needs a fold to fit on other rows")
+    fold_of = battery.fold
+    if battery.fold_fallback is not None and len({fold_of(row) for row in rows}) < 2:
+        return battery.fold_fallback
+    return fold_of
+
+
 def cross_fit(battery: Battery, fitted: Fitted, rows: Sequence[Row]) -> Heuristic:
     """`fitted` as a plain heuristic on `rows`: a row picks its key's majority gold answer in the other folds.
 
     Raises:
         ValueError: If the battery has fitted heuristics but no `fold`.
     """
-    if battery.fold is None:
-        raise ValueError(f"fitted heuristic {fitted.name}: the battery needs a fold to fit on other rows")
-    fold_of = battery.fold
+    fold_of = _fold_of(battery, fitted.name, rows)
     tables: dict[Hashable, dict[Hashable, Counter[Any]]] = {}
     for row in rows:
         tables.setdefault(fold_of(row), {}).setdefault(fitted.key(row), Counter())[battery.gold(row)] += 1
@@ -189,11 +227,52 @@ def cross_fit(battery: Battery, fitted: Fitted, rows: Sequence[Row]) -> Heuristi
     return Heuristic(fitted.name, fitted.description, pick)
 
 
+def cross_fit_options(battery: Battery, fitted: FittedOption, rows: Sequence[Row]) -> Heuristic:
+    """`fitted` as a plain heuristic on `rows`: a row picks the answers whose key is gold most often in the other folds.
+
+    Raises:
+        ValueError: If the battery has no `fold`.
+    """
+    fold_of = _fold_of(battery, fitted.name, rows)
+    # Per fold: key -> [answers with that key, of which gold].
+    tables: dict[Hashable, dict[Hashable, list[int]]] = {}
+    for row in rows:
+        table = tables.setdefault(fold_of(row), {})
+        gold = battery.gold(row)
+        for answer in battery.answers(row):
+            tally = table.setdefault(fitted.key(row, answer), [0, 0])
+            tally[0] += 1
+            tally[1] += answer == gold
+    rates: dict[Hashable, tuple[dict[Hashable, float], float]] = {}
+    for fold in tables:
+        seen: dict[Hashable, list[int]] = {}
+        for other, table in tables.items():
+            if other != fold:
+                for key, (total, golds) in table.items():
+                    tally = seen.setdefault(key, [0, 0])
+                    tally[0] += total
+                    tally[1] += golds
+        options = sum(total for total, _ in seen.values())
+        base = sum(golds for _, golds in seen.values()) / options if options else 0.0
+        rates[fold] = ({key: golds / total for key, (total, golds) in seen.items()}, base)
+
+    def pick(row: Row) -> tuple[Any, ...]:
+        rate, base = rates.get(fold_of(row), ({}, 0.0))
+        answers = list(battery.answers(row))
+        values = [rate.get(fitted.key(row, answer), base) for answer in answers]
+        top = max(values, default=base)
+        chosen = tuple(a for a, v in zip(answers, values, strict=True) if v == top)
+        return () if len(chosen) == len(answers) else chosen
+
+    return Heuristic(fitted.name, fitted.description, pick)
+
+
 def all_heuristics(battery: Battery, rows: Sequence[Row]) -> tuple[Heuristic, ...]:
     """The suite's heuristics, its fitted ones (fitted on `rows`), then one constant per allowed answer (first seen)."""
     answers = list(dict.fromkeys(a for row in rows for a in battery.answers(row)))
     fitted = (cross_fit(battery, f, rows) for f in battery.fitted)
-    return (*battery.heuristics, *fitted, *(_constant(a) for a in answers))
+    per_answer = (cross_fit_options(battery, f, rows) for f in battery.fitted_options)
+    return (*battery.heuristics, *fitted, *per_answer, *(_constant(a) for a in answers))
 
 
 def run_battery(battery: Battery, rows: Iterable[Row]) -> list[HeuristicScore]:

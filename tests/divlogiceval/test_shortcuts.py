@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from lgmt_tasks.divlogiceval.shortcuts import BATTERY
+from lgmt_tasks.divlogiceval.shortcuts import BATTERY, ROLE_FEATURES, ROLE_KEYS, roles
 from lgmt_tasks.hub.repo import load_dataset_repo
-from lgmt_tasks.verify.shortcuts import battery_table, run_battery
+from lgmt_tasks.verify.shortcuts import Battery, FittedOption, battery_table, run_battery
 
 COMMITTED = Path(__file__).parents[2] / "datasets" / "divlogiceval"
 
@@ -21,9 +21,28 @@ def committed_rows() -> list[dict[str, Any]]:
     return list(load_dataset_repo(COMMITTED, "default", "test"))
 
 
-def test_every_heuristic_stays_near_chance_on_the_default_build(committed_rows):
+KNOWN_LEAK = (
+    "the role family (roles-by-*) reads where an option's variables sit in the rules; the construction matches the "
+    "whole role vector for 3c1e (at chance) but only coarse roles for 3e1c and missing, where roles-by-vector still "
+    "scores about 0.5 (benchmarks/results/divlogiceval_role_battery.json; issue #27 stays open)"
+)
+
+
+def _known_leak(score: Any) -> bool:
+    """A fitted role heuristic on 3e1c / missing rows, or on all rows (which include them): the open part of #27."""
+    return score.name.startswith("roles-by-") and score.group in {"all", "3e1c", "missing"}
+
+
+def test_every_heuristic_but_the_known_role_leak_stays_near_chance_on_the_default_build(committed_rows):
     scores = run_battery(BATTERY, committed_rows)
     assert {s.group for s in scores} == {"all", "3c1e", "3e1c", "missing"}
+    outliers = [s for s in scores if not s.within and not _known_leak(s)]
+    assert not outliers, battery_table(outliers)
+
+
+@pytest.mark.xfail(strict=True, reason=KNOWN_LEAK)
+def test_every_heuristic_stays_near_chance_on_the_default_build(committed_rows):
+    scores = run_battery(BATTERY, committed_rows)
     outliers = [s for s in scores if not s.within]
     assert not outliers, battery_table(outliers)
 
@@ -104,3 +123,138 @@ def test_length_polarity_and_template_giveaways_are_caught():
 def test_a_heuristic_without_preference_scores_chance():
     rows = _planted(lambda answer: _row("3c1e", ["A → D", "B → D", "C → A", "D → A"], answer))
     assert _score(rows, "odd-template") == pytest.approx(0.25)
+
+
+def test_the_role_family_is_fitted_per_feature_pair_and_vector_beside_the_direct_rules():
+    fitted = {f.name for f in BATTERY.fitted_options}
+    assert {f"roles-by-{feature}" for feature in ROLE_FEATURES} <= fitted
+    assert {"roles-by-vector", "roles-by-linked", "roles-by-antecedent+consequent"} <= fitted
+    assert fitted == {name for name, _, _ in ROLE_KEYS}
+    direct = {h.name for h in BATTERY.heuristics if "-role-" in h.name}
+    assert direct == {
+        f"{side}-role-{rule}"
+        for side in ("most", "least")
+        for rule in ("consequent-literal", "antecedent-to-consequent", "feeds-conclusion")
+    }
+
+
+def test_roles_read_antecedents_consequents_facts_and_the_conclusion():
+    row = _row(
+        "missing",
+        ["B", "¬A", "D → B", "¬(A ∧ C) → B"],
+        0,
+        content_logic=["A → B", "¬(B ∧ C) → D", "C"],
+        conclusion_logic="D",
+    )
+    # antecedent, consequent, antecedent-literal, consequent-literal, fact, feeds-conclusion, in-conclusion
+    assert roles(row, 0) == ((1, 1, 0, 1, 0, 1, 0),)  # B: concluded by A → B, and ¬B fires the rule giving D
+    assert roles(row, 1) == ((1, 0, 0, 0, 0, 0, 0),)  # ¬A: A is an antecedent, but the rule fires on A, not ¬A
+    assert roles(row, 3) == ((1, 0, 0, 0, 0, 0, 0), (1, 0, 1, 0, -1, 1, 0), (1, 1, 0, 1, 0, 1, 0))
+
+
+def _role_leak(answer: int, seed: int) -> dict[str, Any]:
+    """A 3c1e row whose answer is the only option that some rule concludes (its form otherwise like the others)."""
+    options = ["A", "C", "E", "F"]
+    options[answer] = "B"
+    return _row("3c1e", options, answer, content_logic=["A → B", "(C ∨ E) → G", "¬(F ∧ C) → H"], seed=seed)
+
+
+def test_the_role_family_catches_an_answer_that_is_always_a_rule_consequent():
+    rng = random.Random(1)
+    rows = [_role_leak(rng.randrange(4), i % 3) for i in range(90)]
+    scores = {(s.name, s.group): s.accuracy for s in run_battery(BATTERY, rows)}
+    assert scores[("roles-by-consequent", "all")] == 1.0
+    assert scores[("roles-by-vector", "3c1e")] == 1.0
+    assert scores[("most-role-consequent-literal", "all")] == 1.0
+    assert scores[("roles-by-fact", "all")] == pytest.approx(0.25)  # no option is a fact: no preference
+
+
+def test_one_seed_is_split_into_folds_by_row_id():
+    rng = random.Random(2)
+    rows = [{**_role_leak(rng.randrange(4), 0), "id": f"row-{i}"} for i in range(60)]
+    (score,) = [s for s in run_battery(BATTERY, rows) if s.name == "roles-by-consequent" and s.group == "all"]
+    assert score.accuracy == 1.0
+
+
+def test_options_sharing_their_roles_leave_the_family_at_chance():
+    rng = random.Random(3)
+    rows = [
+        _row(
+            "3c1e",
+            ["A", "B", "C", "E"],
+            rng.randrange(4),
+            content_logic=["A → D", "B → D", "C → D", "E → D"],
+            seed=i % 3,
+        )
+        for i in range(60)
+    ]
+    for s in run_battery(BATTERY, rows):
+        if s.name in {name for name, _, _ in ROLE_KEYS}:
+            assert s.accuracy == pytest.approx(0.25), s.name
+
+
+def test_an_option_key_is_fitted_on_the_other_folds_only():
+    """A key's gold rate comes from the other folds: a lean confined to one fold is not seen when scoring it."""
+    battery = Battery(
+        answers=lambda row: (0, 1),
+        gold=lambda row: row["gold"],
+        heuristics=(),
+        fitted_options=(FittedOption("by-mark", "the option's mark", lambda row, a: row["marks"][a]),),
+        fold=lambda row: row["fold"],
+    )
+    leaning = [{"gold": g, "marks": ["x", "y"] if g == 0 else ["y", "x"], "fold": f} for f in (0, 1) for g in (0, 1)]
+    (score,) = [s for s in run_battery(battery, leaning * 5) if s.name == "by-mark"]
+    assert score.accuracy == 1.0  # "x" is gold in both folds
+    unseen = [{"gold": 0, "marks": ["p", "q"], "fold": 0}, {"gold": 1, "marks": ["r", "s"], "fold": 1}]
+    (score,) = [s for s in run_battery(battery, unseen) if s.name == "by-mark"]
+    assert score.accuracy == 0.5  # each key unseen in the other fold: no preference
+
+
+# ------------------------------------------------------------------------------- the construction shares roles
+
+
+@pytest.fixture(scope="module")
+def multi_seed_rows() -> list[dict[str, Any]]:
+    """Small builds of three seeds (the frame pool: no download), as the battery reads them."""
+    from lgmt_tasks.divlogiceval.build import build_divlogiceval
+    from lgmt_tasks.divlogiceval.config import DivLogicEvalConfig
+
+    rows: list[dict[str, Any]] = []
+    for seed in (0, 1, 2):
+        rows += [dict(r) for r in build_divlogiceval(DivLogicEvalConfig(per_type=4, seed=seed, pool="frames")).dataset]
+    return rows
+
+
+def test_every_distractor_shares_the_answers_matched_role_key(multi_seed_rows):
+    from lgmt_tasks.divlogiceval.build import ROLE_MATCH
+    from lgmt_tasks.divlogiceval.logic import RoleTable
+    from lgmt_tasks.logic.parse import parse
+
+    assert {r["question_type"] for r in multi_seed_rows} == set(ROLE_MATCH)
+    for row in multi_seed_rows:
+        conclusion = parse(row["conclusion_logic"]) if row["conclusion_logic"] else None
+        table = RoleTable.of([parse(p) for p in row["content_logic"]], conclusion)
+        match = ROLE_MATCH[row["question_type"]][-1]  # the coarsest matching of the type's ladder
+        keys = {match.key(parse(o), table) for o in row["options_logic"]}
+        assert len(keys) == 1, row["id"]
+
+
+def test_3c1e_options_share_the_batterys_whole_role_vector(multi_seed_rows):
+    from lgmt_tasks.divlogiceval.shortcuts import linked
+
+    for row in multi_seed_rows:
+        if row["question_type"] == "3c1e":
+            assert len({(roles(row, k), linked(row, k)) for k in range(4)}) == 1, row["id"]
+
+
+def test_the_builders_role_reading_is_the_batterys(multi_seed_rows):
+    from lgmt_tasks.divlogiceval.logic import LITERAL_ROLES, RoleTable, role_key
+    from lgmt_tasks.divlogiceval.shortcuts import linked
+    from lgmt_tasks.logic.parse import parse
+
+    assert LITERAL_ROLES == ROLE_FEATURES
+    for row in multi_seed_rows:
+        conclusion = parse(row["conclusion_logic"]) if row["conclusion_logic"] else None
+        table = RoleTable.of([parse(p) for p in row["content_logic"]], conclusion)
+        for k, option in enumerate(row["options_logic"]):
+            assert role_key(parse(option), table) == (roles(row, k), bool(linked(row, k)))
