@@ -178,12 +178,17 @@ _FEATURES: tuple[tuple[str, Feature], ...] = (
 )
 
 
+def _described(feature: Feature, name: str) -> str:
+    """A feature's docstring as a clause for a heuristic's description (lower-case start, no full stop)."""
+    what = (feature.__doc__ or name).strip().rstrip(".")
+    return what[0].lower() + what[1:]
+
+
 def _heuristics() -> tuple[Heuristic, ...]:
     """Largest, smallest and odd-one-out over every feature, and odd-one-out by template and by shape."""
     out: list[Heuristic] = []
     for name, feature in _FEATURES:
-        what = (feature.__doc__ or name).strip().rstrip(".")
-        first = what[0].lower() + what[1:]
+        first = _described(feature, name)
         out += [
             Heuristic(f"most-{name}", f"pick the options with the largest value of: {first}", _extreme(feature, True)),
             Heuristic(
@@ -310,8 +315,7 @@ def _role_heuristics() -> tuple[Heuristic, ...]:
     """The reviewer's three direct role rules, each as largest and smallest."""
     out: list[Heuristic] = []
     for name, feature in _ROLE_RULES:
-        what = (feature.__doc__ or name).strip().rstrip(".")
-        first = what[0].lower() + what[1:]
+        first = _described(feature, name)
         out += [
             Heuristic(f"most-{name}", f"pick the options for which: {first}", _extreme(feature, True)),
             Heuristic(f"least-{name}", f"pick the options for which not: {first}", _extreme(feature, False)),
