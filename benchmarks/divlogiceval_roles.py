@@ -9,13 +9,14 @@ direct rules. This script builds the three seeds with the frame pool (the builti
 `benchmarks/results/divlogiceval_role_battery.json`: every heuristic's cell, the largest cell per family and group,
 and the build's draws and drops per question type.
 
-"before" (the construction of commit c6873f4: distractors matched on the surface signature only) cannot be rebuilt
-from this tree; it is carried over from the JSON file when present (measured by running this script's scoring on the
-rows of that commit's builds, `--before-rows FILE.jsonl`). "after" is this tree's construction: distractors also
-share the answer's role key as `build.ROLE_MATCH` sets it per question type: the whole role vector for 3c1e; for
-3e1c and missing the finest of a ladder of matchings that the drawn content allows, down to whether each literal's
-variable is a rule consequent (3e1c) or feeds a rule concluding a conclusion variable (missing). `matching_trials`
-records the matchings tried before choosing those (draws per item and the largest role cell, on `make_item` alone).
+"before" (the construction of commit c6873f4: distractors matched on the surface signature only) and "ladder" (build
+revision 4: per-item matching of a coarse role for 3e1c and missing) cannot be rebuilt from this tree; they are
+carried over from the JSON file. "after" is this tree's construction: 3c1e distractors share the answer's whole role
+vector; 3e1c and missing balance the role family's keys over the build (`divlogiceval.balance`). `matching_trials`
+and `balance_trials` record what was tried before choosing those. `held_out_probe` scores a role reading the
+balance does not optimise (whether a rule concluding the literal has a stated fact among its antecedent literals, a
+two-step reading), fitted the same way, as a check that the balance did not just hide the answer from the battery's
+own keys.
 
 Run from the repository root:
 
@@ -34,10 +35,12 @@ from typing import Any
 
 from machine import machine_info  # benchmarks/ is on sys.path when this script runs
 
-from lgmt_tasks.divlogiceval.build import ROLE_MATCH, build_divlogiceval
+from lgmt_tasks.divlogiceval.balance import BALANCE_PASSES, MENUS_PER_ITEM, RULE_WEIGHT, VECTOR_WEIGHT
+from lgmt_tasks.divlogiceval.build import build_divlogiceval
 from lgmt_tasks.divlogiceval.config import DivLogicEvalConfig
-from lgmt_tasks.divlogiceval.shortcuts import BATTERY, ROLE_KEYS
-from lgmt_tasks.verify.shortcuts import run_battery
+from lgmt_tasks.divlogiceval.logic import role_literals
+from lgmt_tasks.divlogiceval.shortcuts import BATTERY, ROLE_KEYS, _formula, _rules_of
+from lgmt_tasks.verify.shortcuts import Battery, FittedOption, run_battery
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "benchmarks" / "results" / "divlogiceval_role_battery.json"
@@ -129,6 +132,59 @@ MATCHING_TRIALS = {
 }
 
 
+BALANCE_TRIALS = {
+    "what": "Role balance over a build for 3e1c and missing (`divlogiceval.balance`), by `draw_menus` + `choose_items` "
+    "alone (no Z3, no English; rows with the items' formulas, neutral option texts, hash folds), 300 items, seed 0. "
+    "Cells: the largest battery cell of the type. Times: two such runs at once on this 2-core "
+    "machine.",
+    "3e1c": {
+        "1 content per item, vector weight 1 (first harness)": 0.579,
+        "5 contents per item, vector weight 1 (first harness)": 0.251,
+        "5 contents per item, vector weight 4, 1 pass, default build (SNLI pool, every heuristic)": 0.273,
+    },
+    "missing (vector weight 1)": {
+        "5 contents": {"max_cell": 0.466, "draw_s": 175},
+        "10 contents": {"max_cell": 0.372, "draw_s": 301},
+        "20 contents": {"max_cell": 0.306, "draw_s": 233},
+        "30 contents": {"max_cell": 0.296, "draw_s": 356},
+    },
+    "missing (vector weight 4)": {
+        "20 contents": {"max_cell": 0.292, "draw_s": 244},
+        "30 contents": {"max_cell": 0.274, "draw_s": 325},
+    },
+    "missing, 30 contents, fitted across build seeds 0-2 (fold = seed; the contents of each seed drawn once and "
+    "re-chosen)": {
+        "1 pass, vector weight 4 (first shipped try; this script's run of it: 0.342)": 0.342,
+        "3 passes, vector weight 4": 0.313,
+        "5 passes, vector weight 4": 0.309,
+        "3 passes, vector weight 8 (shipped)": 0.279,
+        "3 passes, vector weight 16": 0.279,
+    },
+}
+
+
+def _fed_by_fact(row: dict[str, Any], k: int) -> tuple[tuple[bool, bool], ...]:
+    """Per literal of option k: whether a rule concludes it, and whether such a rule has a stated fact among its
+    antecedent literals (a two-step reading the balance does not optimise)."""
+    table = _rules_of(row)
+    out = []
+    for lit in role_literals(_formula(str(row["options_logic"][k]))):
+        concluding = [ante for ante, consequent in table.rules if consequent == lit]
+        out.append((bool(concluding), any(a in table.facts for ante in concluding for a in ante)))
+    return tuple(out)
+
+
+PROBE = Battery(
+    answers=BATTERY.answers,
+    gold=BATTERY.gold,
+    heuristics=(),
+    group=BATTERY.group,
+    fitted_options=(FittedOption("probe-fed-by-fact", "concluded, and by a rule fed by a stated fact", _fed_by_fact),),
+    fold=BATTERY.fold,
+    fold_fallback=BATTERY.fold_fallback,
+)
+
+
 def family(name: str) -> str:
     """The family of a heuristic: `role-fitted`, `role-direct`, `constant` or `form` (the battery before roles)."""
     if name in {n for n, _, _ in ROLE_KEYS}:
@@ -202,8 +258,10 @@ def main() -> None:
         rows = [json.loads(line) for line in args.before_rows.read_text(encoding="utf-8").splitlines() if line]
         stats = json.loads(args.before_stats.read_text(encoding="utf-8")) if args.before_stats else None
         before = {"commit": "c6873f4", "builds": stats, **score(rows)}
+    ladder = previous.get("ladder") or previous.get("after")
     rows, builds = build_rows(args.per_type, args.num_proc)
     after = {"builds": builds, **score(rows)}
+    probe = {f"{s.group}": round(s.accuracy, 4) for s in run_battery(PROBE, rows) if s.name == "probe-fed-by-fact"}
     result = {
         "what": "DivLogicEval shortcut battery with the role family, builds of seeds 0, 1, 2 (builtin frame pool)",
         "per_type": args.per_type,
@@ -211,16 +269,24 @@ def main() -> None:
         "limit": LIMIT,
         "machine": machine_info(),
         "before": before,
+        "ladder": ladder,
         "after": after,
+        "held_out_probe": {"heuristic": "probe-fed-by-fact", "accuracy": probe},
         "strict_role_signature_probe": STRICT_PROBE,
         "matching_trials": MATCHING_TRIALS,
-        "construction": {name: [repr(m) for m in ladder] for name, ladder in ROLE_MATCH.items()},
+        "balance_trials": BALANCE_TRIALS,
+        "construction": {
+            "3c1e": "distractors share the answer's whole role vector (per item)",
+            "3e1c, missing": f"role keys balanced over the build: contents per item {MENUS_PER_ITEM}, "
+            f"passes {BALANCE_PASSES}, vector weight {VECTOR_WEIGHT}, direct-rule weight {RULE_WEIGHT}",
+        },
     }
     OUT.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     if before:
         print("before:\n" + summary(before))
     print("after:\n" + summary(after))
     print(f"max cell after: {after['max_cell']}; all within {LIMIT}: {after['all_cells_within_0.30']}")
+    print(f"held-out probe: {probe}")
 
 
 if __name__ == "__main__":

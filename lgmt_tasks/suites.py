@@ -158,7 +158,7 @@ SUITES: tuple[Suite, ...] = (
   booktitle = {Proceedings of the 2025 Conference on Empirical Methods in Natural Language Processing},
   year      = {2025}
 }""",
-        version="4-A",
+        version="5-A",
         tasks=("divlogiceval",),
         lm_eval_tasks=("lgmt_divlogiceval", "lgmt_divlogiceval_loglik"),
         columns=frozenset({"content_logic", "options_logic", "answer", "question_type"}),

@@ -17,11 +17,12 @@ Pipeline per instance (each with its own seeded generator, so the output does no
      (or fact) it needs is removed and becomes the answer, and three non-entailed formulas that do not restore the
      entailment are the distractors.
    Every distractor has the answer's surface signature (`divlogiceval_logic.surface_signature`: kind, polarities,
-   how its variables figure in the content and the conclusion) and its matched role key (`ROLE_MATCH`: where its
-   literals sit in the shown rules, the whole role vector for 3c1e, one role for 3e1c and missing), and no two
-   options are equivalent, so the form of an option does not give the answer away (`divlogiceval.shortcuts`
-   measures it). Within a drawn content every admissible answer is tried; a content without such options is
-   redrawn (counted by reason).
+   how its variables figure in the content and the conclusion), and no two options are equivalent. Roles (where
+   an option's literals sit in the shown rules, `role_key`): a 3c1e distractor shares the answer's whole role
+   vector (every admissible answer of the content is tried); 3e1c and missing instances are offered several drawn
+   contents each (`draw_menu`) and, in instance order, take the admissible item that keeps the roles balanced over
+   the build (`divlogiceval.balance`). So the form of an option does not give the answer away
+   (`divlogiceval.shortcuts` measures it). A content without admissible options is redrawn (counted by reason).
 4. Proof: the answer key and every construction claim (each distractor entailed or not, as its type requires; no
    single proposition entails an entailed option; no entailed implication is vacuous) are proven by Z3 (`entails`,
    see `prove_item`); an item with any claim refuted or undecided is dropped and counted. Truth tables only steer
@@ -36,7 +37,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +47,15 @@ from lgmt_tasks.builders.parallel import process_pool, split
 from lgmt_tasks.builders.result import Build
 from lgmt_tasks.builders.rows import dataset_from_rows
 from lgmt_tasks.builders.stats import BuildStats
+from lgmt_tasks.divlogiceval.balance import (
+    BALANCE_PASSES,
+    MENUS_PER_ITEM,
+    Choice,
+    Menu,
+    OptionSet,
+    RoleBalance,
+    balanced_choices,
+)
 from lgmt_tasks.divlogiceval.config import QUESTION_TYPES, DivLogicEvalConfig
 from lgmt_tasks.divlogiceval.english import (
     CONCLUSION_LEAD,
@@ -60,8 +70,8 @@ from lgmt_tasks.divlogiceval.logic import (
     FACT,
     RULES,
     VARIABLES,
+    AnswerSplit,
     Proposition,
-    RoleMatch,
     RoleTable,
     literal,
     models,
@@ -70,10 +80,11 @@ from lgmt_tasks.divlogiceval.logic import (
     option_variables,
     pick_distinct,
     potential_answers,
+    role_key,
     rule_shaped,
     sample_content,
+    signature_reader,
     split_answers,
-    surface_signature,
     vacuity_witnesses,
 )
 from lgmt_tasks.ids import content_id, derived_seed
@@ -82,7 +93,7 @@ from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS, Undecided, entails
 from lgmt_tasks.logic.syntax import Atom, Formula, subformulas
 from lgmt_tasks.vocabulary import OPTION_LETTERS
 
-BUILD_REVISION = 4
+BUILD_REVISION = 5
 """Bumped whenever the builder's output changes for the same config (part of the build-cache key)."""
 
 LETTERS = OPTION_LETTERS
@@ -167,37 +178,8 @@ class DivLogicEvalBuild(Build[DivLogicEvalConfig]):
 # ------------------------------------------------------------------------------------------------------ symbolic
 
 
-ROLE_MATCH: dict[str, tuple[RoleMatch, ...]] = {
-    "3c1e": (RoleMatch(),),
-    "3e1c": (
-        RoleMatch(),
-        RoleMatch(("antecedent", "consequent", "antecedent-literal", "consequent-literal"), boolean=True),
-        RoleMatch(("antecedent", "consequent"), boolean=True, link=False),
-        RoleMatch(("consequent",), boolean=True, link=False),
-    ),
-    "missing": (
-        RoleMatch(),
-        RoleMatch(boolean=True),
-        RoleMatch(("consequent", "feeds-conclusion"), boolean=True, link=False),
-        RoleMatch(("feeds-conclusion",), boolean=True, link=False),
-    ),
-}
-"""Per question type, the parts of the role vector every distractor shares with the answer, finest first.
-
-Within a drawn content the finest matching that makes an item is used; the last one is what every item of the type
-satisfies. 3c1e matches the whole vector (the battery's role family is then at chance by
-construction). For 3e1c and missing the whole vector (or all its counts as booleans) is found in too few contents to
-build in minutes (see `benchmarks/divlogiceval_roles.py`), so their last matching is the role that leaked most and
-still builds in time: whether each literal's variable is some rule's consequent (3e1c), whether it feeds a rule
-concluding a conclusion variable (missing)."""
-
-
-def _group(pool: Sequence[Formula], key: Callable[[Formula], Hashable]) -> dict[Hashable, list[Formula]]:
-    """Group candidate options by a key, in the pool's order."""
-    groups: dict[Hashable, list[Formula]] = {}
-    for formula in pool:
-        groups.setdefault(key(formula), []).append(formula)
-    return groups
+BALANCED: tuple[str, ...] = ("3e1c", "missing")
+"""Question types whose roles are balanced over the build (`divlogiceval.balance`); 3c1e matches them per item."""
 
 
 def _in_random_order(rng: random.Random, keys: Sequence[Any]) -> list[Any]:
@@ -207,13 +189,26 @@ def _in_random_order(rng: random.Random, keys: Sequence[Any]) -> list[Any]:
     return ordered
 
 
+def _draw(rng: random.Random, n: int) -> tuple[list[Proposition], list[int], AnswerSplit] | str:
+    """A content (Algorithm 1) and its potential answers split by entailment, or why this draw has none."""
+    drawn = sample_content(rng, n)
+    if drawn is None:
+        return "no selectable variables"
+    propositions, occurrences = drawn
+    content = [p.formula for p in propositions]
+    if models_of_all(content) == 0:
+        return "inconsistent content (facts contradict the rules)"
+    return propositions, occurrences, split_answers(content, potential_answers(option_variables(occurrences, n)))
+
+
 def make_item(question_type: str, rng: random.Random, n: int) -> SymbolicItem | str:
     """Draw one symbolic instance of a question type, or say why this draw has none.
 
-    Every distractor has the answer's match key (its surface signature, i.e. kind, polarities, how its
-    variables figure in the content and the conclusion, and its role key as far as `ROLE_MATCH` matches it for the
-    question type), so no form-only heuristic, and no role reader as far as the roles are matched, can single out
-    the answer. Every admissible answer of the content is tried under the finest matching before a coarser one.
+    Every distractor has the answer's surface signature (kind, polarities, how its variables figure in the content
+    and the conclusion), so no form-only heuristic can single out the answer. A 3c1e answer's distractors share its
+    whole role vector too (`role_key`), tried for every admissible answer of the content. 3e1c and missing take
+    the first admissible item of one drawn content here (`draw_menu`); a build balances their roles over all
+    instances instead (`divlogiceval.balance`).
 
     Args:
         question_type: `3c1e`, `3e1c` or `missing`.
@@ -225,101 +220,118 @@ def make_item(question_type: str, rng: random.Random, n: int) -> SymbolicItem | 
     """
     if question_type not in QUESTION_TYPES:
         raise ValueError(f"question_type={question_type!r}: expected one of {', '.join(QUESTION_TYPES)}")
-    drawn = sample_content(rng, n)
-    if drawn is None:
-        return "no selectable variables"
-    propositions, occurrences = drawn
-    content = [p.formula for p in propositions]
-    if models_of_all(content) == 0:
-        return "inconsistent content (facts contradict the rules)"
-    split = split_answers(content, potential_answers(option_variables(occurrences, n)))
-    everything = tuple(range(len(propositions)))
-    if question_type == "missing":
-        return _missing_premise(rng, propositions, occurrences, split.entailed, split.not_entailed)
+    if question_type in BALANCED:
+        menu = draw_menu(question_type, rng, n)
+        if isinstance(menu, str):
+            return menu
+        chosen = RoleBalance().choose([menu], rng)
+        assert chosen is not None, "a menu has at least one admissible item"
+        return as_item(chosen[0])
+    drawn = _draw(rng, n)
+    if isinstance(drawn, str):
+        return drawn
+    propositions, occurrences, split = drawn
     if not split.entailed:
         return "no entailed option"
-    table = RoleTable.of(content, None)
-    signature = {f: surface_signature(f, content, None) for f in (*split.entailed, *split.not_entailed)}
-    for match in ROLE_MATCH[question_type]:
-
-        def key(formula: Formula, match: RoleMatch = match) -> Hashable:
-            return (match.key(formula, table), signature[formula])
-
-        not_entailed = _group(split.not_entailed, key)
-        if question_type == "3c1e":
-            for answer in _in_random_order(rng, split.entailed):
-                distractors = pick_distinct(rng, not_entailed.get(key(answer), []), 3, [answer])
-                if distractors is not None:
-                    return SymbolicItem(
-                        "3c1e", tuple(propositions), everything, None, answer, tuple(distractors), tuple(occurrences)
-                    )
-            continue
-        entailed = _group(split.entailed, key)
-        for group in _in_random_order(rng, list(entailed)):
-            chosen = pick_distinct(rng, entailed[group], 3)
-            if chosen is None:
-                continue
-            answers = pick_distinct(rng, not_entailed.get(group, []), 1, chosen)
-            if answers is not None:
-                return SymbolicItem(
-                    "3e1c", tuple(propositions), everything, None, answers[0], tuple(chosen), tuple(occurrences)
-                )
-    if question_type == "3c1e":
-        return "no three non-entailed options with the answer's signature"
-    return "no three entailed options and a non-entailed one of one signature"
-
-
-def _missing_premise(
-    rng: random.Random,
-    propositions: Sequence[Proposition],
-    occurrences: Sequence[int],
-    entailed: Sequence[Formula],
-    not_entailed: Sequence[Formula],
-) -> SymbolicItem | str:
-    """A missing-premise item: conclusion from the entailment group, a needed proposition removed (§2.1).
-
-    The removed proposition (a rule premise or a literal fact) is the answer. The distractors have its match key
-    (surface signature and role key, as in `make_item`) relative to the shown content and the conclusion; they come
-    from the same generator as the answer
-    (the same rule, or literals, over the instance's variables) and the non-entailment group, and each must be
-    non-entailed by the full content and leave the conclusion unproven when added. Every (conclusion, removed
-    proposition) pair is tried under the finest matching of `ROLE_MATCH` before a coarser one.
-    """
     content = [p.formula for p in propositions]
-    pairs = [(c, j) for c in entailed for j in necessary_premises(content, c)]
-    if not pairs:
-        return "no conclusion with a necessary premise"
-    used = sorted({v for p in propositions for v in p.variables})
-    whole = models_of_all(content)
-    # Per pair: the shown content, the answer, its role table, and the admissible distractors of its signature.
-    candidates = []
-    for conclusion, removed in _in_random_order(rng, pairs):
-        shown = tuple(i for i in range(len(propositions)) if i != removed)
-        rest = [content[i] for i in shown]
-        answer = content[removed]
-        rule = propositions[removed].rule
-        shaped = [literal(v, s) for v in used for s in (True, False)] if rule == FACT else rule_shaped(rule, used)
-        rest_mask = models_of_all(rest)
-        counter = ~models(conclusion)
-        wanted = surface_signature(answer, rest, conclusion)
-        mates = [
-            f
-            for f in dict.fromkeys([*shaped, *not_entailed])
-            if whole & ~models(f)
-            and rest_mask & models(f) & counter
-            and surface_signature(f, rest, conclusion) == wanted
+    table = RoleTable.of(content, None)
+    signature = signature_reader(content, None)
+    key = {f: (role_key(f, table), signature(f)) for f in (*split.entailed, *split.not_entailed)}
+    not_entailed: dict[Hashable, list[Formula]] = {}
+    for formula in split.not_entailed:
+        not_entailed.setdefault(key[formula], []).append(formula)
+    for answer in _in_random_order(rng, split.entailed):
+        distractors = pick_distinct(rng, not_entailed.get(key[answer], []), 3, [answer])
+        if distractors is not None:
+            everything = tuple(range(len(propositions)))
+            return SymbolicItem(
+                "3c1e", tuple(propositions), everything, None, answer, tuple(distractors), tuple(occurrences)
+            )
+    return "no three non-entailed options with the answer's signature and roles"
+
+
+def as_item(choice: Choice) -> SymbolicItem:
+    """The symbolic item a balanced choice makes."""
+    menu, option_set = choice.menu, choice.option_set
+    return SymbolicItem(
+        menu.question_type,
+        menu.propositions,
+        option_set.shown,
+        option_set.conclusion,
+        choice.answer,
+        choice.distractors,
+        menu.occurrences,
+    )
+
+
+def _admissible(option_set: OptionSet) -> bool:
+    """Whether an option set makes at least one item: an answer and three distractors of distinct models."""
+    avoid = {models(f) for f in option_set.avoid}
+    return bool(option_set.answers) and len({models(f) for f in option_set.distractors} - avoid) >= 3
+
+
+def draw_menu(question_type: str, rng: random.Random, n: int) -> Menu | str:
+    """Draw a content for a 3e1c or missing-premise instance with every option set it allows, or say why none.
+
+    3e1c: per surface signature, the entailed options (distractors) and the non-entailed ones (answers).
+    Missing premise (§2.1): per conclusion from the entailment group and proposition it needs (a rule premise or a
+    literal fact; removed, it is the answer), the distractors are formulas from the same generator as the answer
+    (the same rule, or literals, over the instance's variables) and the non-entailment group, with the answer's
+    surface signature relative to the shown content and the conclusion, each non-entailed by the full content and
+    leaving the conclusion unproven when added to the shown content.
+    """
+    if question_type not in BALANCED:
+        raise ValueError(f"question_type={question_type!r}: menus are drawn for {', '.join(BALANCED)}")
+    drawn = _draw(rng, n)
+    if isinstance(drawn, str):
+        return drawn
+    propositions, occurrences, split = drawn
+    content = [p.formula for p in propositions]
+    everything = tuple(range(len(propositions)))
+    sets: list[OptionSet] = []
+    if question_type == "3e1c":
+        if not split.entailed:
+            return "no entailed option"
+        read = signature_reader(content, None)
+        signature = {f: read(f) for f in (*split.entailed, *split.not_entailed)}
+        answers: dict[Hashable, list[Formula]] = {}
+        for formula in split.not_entailed:
+            answers.setdefault(signature[formula], []).append(formula)
+        entailed: dict[Hashable, list[Formula]] = {}
+        for formula in split.entailed:
+            entailed.setdefault(signature[formula], []).append(formula)
+        sets = [
+            OptionSet(everything, None, tuple(answers.get(group, ())), tuple(group_entailed))
+            for group, group_entailed in entailed.items()
         ]
-        if len(mates) >= 3:
-            candidates.append((conclusion, shown, answer, RoleTable.of(rest, conclusion), mates))
-    for match in ROLE_MATCH["missing"]:
-        for conclusion, shown, answer, table, mates in candidates:
-            role = match.key(answer, table)
-            distractors = pick_distinct(rng, [f for f in mates if match.key(f, table) == role], 3, [answer, conclusion])
-            if distractors is not None:
-                return SymbolicItem(
-                    "missing", tuple(propositions), shown, conclusion, answer, tuple(distractors), tuple(occurrences)
-                )
-    return "no three distractors with the answer's signature that leave the conclusion unproven"
+        reason = "no three entailed options and a non-entailed one of one signature"
+    else:
+        pairs = [(c, j) for c in split.entailed for j in necessary_premises(content, c)]
+        if not pairs:
+            return "no conclusion with a necessary premise"
+        used = sorted({v for p in propositions for v in p.variables})
+        whole = models_of_all(content)
+        for conclusion, removed in pairs:
+            shown = tuple(i for i in everything if i != removed)
+            rest = [content[i] for i in shown]
+            answer = content[removed]
+            rule = propositions[removed].rule
+            shaped = [literal(v, s) for v in used for s in (True, False)] if rule == FACT else rule_shaped(rule, used)
+            rest_mask = models_of_all(rest)
+            counter = ~models(conclusion)
+            read = signature_reader(rest, conclusion)
+            wanted = read(answer)
+            mates = tuple(
+                f
+                for f in dict.fromkeys([*shaped, *split.not_entailed])
+                if whole & ~models(f) and rest_mask & models(f) & counter and read(f) == wanted
+            )
+            sets.append(OptionSet(shown, conclusion, (answer,), mates, (answer, conclusion)))
+        reason = "no three distractors with the answer's signature that leave the conclusion unproven"
+    sets = [s for s in sets if _admissible(s)]
+    if not sets:
+        return reason
+    return Menu(question_type, tuple(propositions), tuple(occurrences), tuple(sets))
 
 
 # -------------------------------------------------------------------------------------------------------- proofs
@@ -597,6 +609,89 @@ def build_instances(job: InstanceRun) -> tuple[list[dict[str, Any] | None], Buil
     return rows, stats
 
 
+MenuRun = tuple[str, tuple[int, ...], DivLogicEvalConfig]
+"""One unit of drawing for a balanced question type: the type, instance indices, config."""
+
+
+def draw_menus(job: MenuRun) -> tuple[list[list[Menu]], BuildStats]:
+    """Draw, per instance, up to `MENUS_PER_ITEM` contents that make the type (`draw_menu`), each draw its own seed.
+
+    Returns:
+        The menus per instance index (empty where none was found in `max_attempts` draws), and the run's counts.
+    """
+    question_type, indices, config = job
+    stats = BuildStats()
+    out: list[list[Menu]] = []
+    for index in indices:
+        menus: list[Menu] = []
+        for attempt in range(config.max_attempts):
+            if len(menus) == MENUS_PER_ITEM[question_type]:
+                break
+            rng = random.Random(derived_seed(config.seed, "divlogiceval", question_type, index, attempt))
+            stats.count(question_type, "drawn")
+            menu = draw_menu(question_type, rng, config.n)
+            if isinstance(menu, str):
+                stats.drop(question_type, menu)
+                continue
+            menus.append(menu)
+        if not menus:
+            stats.drop(question_type, f"no item after {config.max_attempts} draws")
+        out.append(menus)
+    return out, stats
+
+
+NOT_CHOSEN = "admissible, but another content of the instance was chosen for the role balance"
+"""The drop reason of the drawn contents a balanced instance offered and did not become."""
+
+
+def choose_items(
+    question_type: str, menus: Sequence[Sequence[Menu]], seed: int, stats: BuildStats | None = None
+) -> list[SymbolicItem | None]:
+    """In instance order, the item of each instance's menus that keeps the type's roles balanced (`RoleBalance`).
+
+    The contents not chosen are counted in `stats` (`NOT_CHOSEN`), so every drawn content is either proven or
+    dropped with a reason.
+    """
+
+    def rng_of(index: int) -> random.Random:
+        return random.Random(derived_seed(seed, "divlogiceval-choice", question_type, index))
+
+    chosen = balanced_choices(menus, rng_of, BALANCE_PASSES)
+    if stats is not None:
+        for offered, choice in zip(menus, chosen, strict=True):
+            if choice is not None and len(offered) > 1:
+                stats.drop(question_type, NOT_CHOSEN, len(offered) - 1)
+    return [None if choice is None else as_item(choice) for choice in chosen]
+
+
+ItemRun = tuple[
+    str, int, tuple[int, ...], tuple[SymbolicItem | None, ...], DivLogicEvalConfig, tuple[PoolSentence, ...], str
+]
+"""One unit of proving and realising chosen items: type, its index in `QUESTION_TYPES`, instance indices, their
+items, config, pool, pool name."""
+
+
+def prove_and_realise(job: ItemRun) -> tuple[list[dict[str, Any] | None], BuildStats]:
+    """Prove every claim of chosen items and realise them (an item with a claim refuted or undecided is dropped)."""
+    question_type, t, indices, items, config, pool, pool_name = job
+    stats = BuildStats()
+    positions = answer_schedule(t, config.per_type, config.seed, question_type)
+    rows: list[dict[str, Any] | None] = []
+    for index, item in zip(indices, items, strict=True):
+        if item is None:
+            rows.append(None)
+            continue
+        failure = prove_item(item, config.timeout_ms, construction=True)
+        if failure is not None:
+            stats.drop(question_type, failure, ids=[f"divlogiceval-choice/{question_type}/{index}"])
+            rows.append(None)
+            continue
+        stats.count(question_type, "proven")
+        rng = random.Random(derived_seed(config.seed, "divlogiceval-english", question_type, index))
+        rows.append(realise_item(item, pool, rng, positions[index], config.seed, config.n, pool_name))
+    return rows, stats
+
+
 def sampling_statistics(rows: Sequence[dict[str, Any]], n: int) -> dict[str, Any]:
     """What the content sampler produced over the shipped rows, to compare with the authors' generator.
 
@@ -680,18 +775,34 @@ def build_divlogiceval(config: DivLogicEvalConfig, progress: bool = False, num_p
     pool_name = canonical_pool_name(config.pool)
     rows: list[dict[str, Any]] = []
     seen: set[str] = set()
+    pool_rows = tuple(pool)
     with process_pool(num_proc) as workers:
-        runs = workers.runs(config.per_type)
-        jobs: list[InstanceRun] = [
-            (question_type, t, tuple(run), config, tuple(pool), pool_name)
+        runs = [tuple(run) for run in split(range(config.per_type), workers.runs(config.per_type))]
+        matched: list[InstanceRun] = [
+            (question_type, t, run, config, pool_rows, pool_name)
             for t, question_type in enumerate(QUESTION_TYPES)
-            for run in split(range(config.per_type), runs)
+            if question_type not in BALANCED
+            for run in runs
         ]
-        with tqdm(total=len(jobs), desc="divlogiceval", disable=not progress) as bar:
-            built = workers.map(build_instances, jobs, progress=bar)
+        drawing: list[MenuRun] = [(question_type, run, config) for question_type in BALANCED for run in runs]
+        with tqdm(total=len(matched) + 2 * len(drawing), desc="divlogiceval", disable=not progress) as bar:
+            built = workers.map(build_instances, matched, progress=bar)
+            drawn = workers.map(draw_menus, drawing, progress=bar)
+            menus: dict[str, list[list[Menu]]] = {question_type: [] for question_type in BALANCED}
+            for (question_type, _, _), (run_menus, run_stats) in zip(drawing, drawn, strict=True):
+                menus[question_type] += run_menus
+                stats.merge(run_stats)
+            chosen = {qt: choose_items(qt, menus[qt], config.seed, stats) for qt in BALANCED}
+            proving: list[ItemRun] = [
+                (qt, QUESTION_TYPES.index(qt), run, tuple(chosen[qt][i] for i in run), config, pool_rows, pool_name)
+                for qt in BALANCED
+                for run in runs
+            ]
+            built += workers.map(prove_and_realise, proving, progress=bar)
     for _, run_stats in built:
         stats.merge(run_stats)
-    for (question_type, *_), (run_rows, _) in zip(jobs, built, strict=True):
+    question_types = [job[0] for job in matched] + [job[0] for job in proving]
+    for question_type, (run_rows, _) in zip(question_types, built, strict=True):
         for row in run_rows:
             if row is None:
                 continue

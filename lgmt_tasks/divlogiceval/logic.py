@@ -28,7 +28,8 @@ one of their literals), are removed, so that every correct option needs at least
 answer's signature. `role_key` says where an option's literals sit in the shown rules and facts (antecedent or
 consequent of how many rules, fired on or concluded as this very literal, stated as a fact, feeding a rule that
 concludes a conclusion variable, linked by a rule), the reading of the shortcut battery's role family;
-`RoleMatch` compares a part of it, and the builder gives the distractors the answer's matched roles as well.
+the builder gives 3c1e distractors the answer's whole role vector and balances the roles of 3e1c and missing-premise
+options over a build (`divlogiceval.balance`).
 
 Deciding the split. The candidates of one instance number about a hundred; asking Z3 about each (a few
 milliseconds per query, most of it building a fresh context) would make a build of a few hundred instances take
@@ -42,7 +43,7 @@ claim with Z3 as well (`build.construction_claims`).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
@@ -416,6 +417,12 @@ def split_answers(content: Sequence[Formula], candidates: Iterable[Formula]) -> 
     return AnswerSplit(**{name: tuple(group) for name, group in groups.items()})
 
 
+@lru_cache(maxsize=65536)
+def _option_literals(formula: Formula) -> tuple[Formula, ...]:
+    """`_literals` of an option, without positions (cached: the same candidates recur across a content's pairs)."""
+    return tuple(f for _, f in _literals(formula))
+
+
 def _mentioned(formula: Formula) -> set[str]:
     """The variables a formula mentions."""
     return {literal_variable(f) for _, f in _literals(formula)}
@@ -438,20 +445,35 @@ def surface_signature(option: Formula, shown: Sequence[Formula], conclusion: For
         shown: The propositions shown in the content.
         conclusion: The conclusion of a missing-premise question (None otherwise).
     """
+    return signature_reader(shown, conclusion)(option)
+
+
+def signature_reader(shown: Sequence[Formula], conclusion: Formula | None) -> Callable[[Formula], tuple[object, ...]]:
+    """`surface_signature` for many options against one shown content and conclusion (read once, not per option)."""
     mentions = [_mentioned(p) for p in shown]
     facts = {f for f in shown if is_literal(f)}
     conclusion_literals = [f for _, f in _literals(conclusion)] if conclusion is not None else []
-    literals = [f for _, f in _literals(option)]
-    per_literal = []
-    for lit in literals:
+
+    per_literal: dict[Formula, tuple[object, ...]] = {}
+
+    def literal_reading(lit: Formula) -> tuple[object, ...]:
         name = literal_variable(lit)
         negated = Not(lit) if isinstance(lit, Atom) else lit.body if isinstance(lit, Not) else lit
         fact = 1 if lit in facts else -1 if negated in facts else 0
         relation = tuple(1 if c == lit else 2 if literal_variable(c) == name else 0 for c in conclusion_literals)
-        per_literal.append((isinstance(lit, Not), any(name in m for m in mentions), fact, relation))
-    names = [literal_variable(f) for f in literals]
-    together = tuple(any(a in m and b in m for m in mentions) for i, a in enumerate(names) for b in names[i + 1 :])
-    return (kind(option), tuple(per_literal), together)
+        return (isinstance(lit, Not), any(name in m for m in mentions), fact, relation)
+
+    def read(option: Formula) -> tuple[object, ...]:
+        literals = _option_literals(option)
+        readings = tuple(
+            per_literal[lit] if lit in per_literal else per_literal.setdefault(lit, literal_reading(lit))
+            for lit in literals
+        )
+        names = [literal_variable(f) for f in literals]
+        together = tuple(any(a in m and b in m for m in mentions) for i, a in enumerate(names) for b in names[i + 1 :])
+        return (kind(option), readings, together)
+
+    return read
 
 
 def necessary_premises(content: Sequence[Formula], conclusion: Formula) -> list[int]:
@@ -605,7 +627,11 @@ LITERAL_ROLES: tuple[str, ...] = (
 """The names of `RoleTable.literal_roles`, in order (the `ROLE_FEATURES` of `divlogiceval.shortcuts`)."""
 
 
-def role_key(option: Formula, table: RoleTable) -> tuple[object, ...]:
+RoleReading = tuple[tuple[tuple[int, ...], ...], bool]
+"""What a role reader sees of one option: per literal its `LITERAL_ROLES`, and whether a rule links its literals."""
+
+
+def role_key(option: Formula, table: RoleTable) -> RoleReading:
     """An option's full role vector: per literal its roles (`RoleTable.literal_roles`), and whether a rule links them.
 
     Equal role keys give equal values of every role feature the shortcut battery reads (`roles-by-vector` and each
@@ -613,29 +639,3 @@ def role_key(option: Formula, table: RoleTable) -> tuple[object, ...]:
     """
     literals = role_literals(option)
     return (tuple(table.literal_roles(v, p) for v, p in literals), table.linked(literals))
-
-
-@dataclass(frozen=True)
-class RoleMatch:
-    """Which part of the role vector the distractors must share with the answer (see `role_key`).
-
-    Attributes:
-        features: The `LITERAL_ROLES` compared, per literal (all of them: the full vector).
-        boolean: Compare counts only as zero / non-zero (the `fact` role keeps its sign).
-        link: Compare whether a rule links the option's variables too.
-    """
-
-    features: tuple[str, ...] = LITERAL_ROLES
-    boolean: bool = False
-    link: bool = True
-
-    def key(self, option: Formula, table: RoleTable) -> tuple[object, ...]:
-        """The option's matched role key."""
-        literals = role_literals(option)
-        index = [LITERAL_ROLES.index(f) for f in self.features]
-        fact = LITERAL_ROLES.index("fact")
-        per_literal = []
-        for v, p in literals:
-            roles = table.literal_roles(v, p)
-            per_literal.append(tuple(min(roles[i], 1) if self.boolean and i != fact else roles[i] for i in index))
-        return (tuple(per_literal), table.linked(literals)) if self.link else (tuple(per_literal),)

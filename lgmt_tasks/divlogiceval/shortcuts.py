@@ -18,8 +18,9 @@ set of option-level fitted heuristics (`verify.shortcuts.FittedOption`), one per
 the whole role vector, each learning from the other folds (build seeds, or a hash of the row id for a single-seed
 build) how often an option with that key is the answer; beside them the reviewer's three direct rules are fixed
 heuristics (`role-consequent-literal`, `role-antecedent-to-consequent`, `role-feeds-conclusion`, largest and smallest).
-The surface signature the builder matches does not hold these roles yet, and the family finds the answer well above
-chance (`benchmarks/results/divlogiceval_role_battery.json`).
+Against the surface signature alone the family found the answer well above chance; the builder now matches the whole
+role vector per 3c1e item and balances the family's keys over 3e1c and missing builds (`divlogiceval.balance`, which
+reads `ROLE_KEYS` and `ROLE_RULES` from here; `benchmarks/results/divlogiceval_role_battery.json`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache
 
-from lgmt_tasks.divlogiceval.logic import LITERAL_ROLES, RoleTable, role_literals
+from lgmt_tasks.divlogiceval.logic import LITERAL_ROLES, RoleReading, RoleTable, role_key
 from lgmt_tasks.logic.parse import parse
 from lgmt_tasks.logic.syntax import Formula
 from lgmt_tasks.verify.shortcuts import Battery, FittedOption, Heuristic, Row
@@ -178,7 +179,7 @@ _FEATURES: tuple[tuple[str, Feature], ...] = (
 )
 
 
-def _described(feature: Feature, name: str) -> str:
+def _described(feature: Callable[..., object], name: str) -> str:
     """A feature's docstring as a clause for a heuristic's description (lower-case start, no full stop)."""
     what = (feature.__doc__ or name).strip().rstrip(".")
     return what[0].lower() + what[1:]
@@ -223,14 +224,9 @@ def _rules_of(row: Row) -> RoleTable:
     return _read_rules(tuple(row["content_logic"]), str(row.get("conclusion_logic") or ""))
 
 
-def _option_literals(row: Row, k: int) -> list[tuple[str, bool]]:
-    """The literals of option k as a role reader sees them (`divlogiceval_logic.role_literals`)."""
-    return role_literals(_formula(str(row["options_logic"][k])))
-
-
 ROLE_FEATURES: tuple[str, ...] = LITERAL_ROLES
 """The role of one literal of an option, each a number (`divlogiceval_logic.RoleTable.literal_roles`, which the
-builder's role matching reads too, so the two cannot drift apart):
+builder's role matching and balance read too, so the two cannot drift apart):
 
 - `antecedent`: how many shown rules have its variable in the antecedent;
 - `consequent`: how many shown rules have its variable as the consequent;
@@ -243,79 +239,98 @@ builder's role matching reads too, so the two cannot drift apart):
 """
 
 
+def reading(row: Row, k: int) -> RoleReading:
+    """Option k's role reading, from the row's formula strings alone."""
+    return role_key(_formula(str(row["options_logic"][k])), _rules_of(row))
+
+
 def roles(row: Row, k: int) -> tuple[tuple[int, ...], ...]:
     """Per literal of option k, left to right, its `ROLE_FEATURES` (read from the formula strings alone)."""
-    table = _rules_of(row)
-    return tuple(table.literal_roles(v, p) for v, p in _option_literals(row, k))
+    return reading(row, k)[0]
 
 
 def linked(row: Row, k: int) -> float:
     """Whether a shown rule leads from one of option k's variables (antecedent) to its last one (consequent)."""
-    return float(_rules_of(row).linked(_option_literals(row, k)))
+    return float(reading(row, k)[1])
 
 
-def consequent_literal(row: Row, k: int) -> float:
-    """Whether option k's last literal is some shown rule's consequent literal (a derived-looking literal)."""
-    return float(bool(roles(row, k)) and roles(row, k)[-1][3] > 0)
+def consequent_literal(r: RoleReading) -> float:
+    """Whether the option's last literal is some shown rule's consequent literal (a derived-looking literal)."""
+    return float(bool(r[0]) and r[0][-1][3] > 0)
 
 
-def antecedent_to_consequent(row: Row, k: int) -> float:
-    """Whether option k's first variable is a rule's antecedent and its last a rule's consequent."""
-    r = roles(row, k)
-    return float(bool(r) and r[0][0] > 0 and r[-1][1] > 0)
+def antecedent_to_consequent(r: RoleReading) -> float:
+    """Whether the option's first variable is a rule's antecedent and its last a rule's consequent."""
+    return float(bool(r[0]) and r[0][0][0] > 0 and r[0][-1][1] > 0)
 
 
-def feeds_conclusion(row: Row, k: int) -> float:
-    """Whether one of option k's variables is an antecedent of a rule whose consequent holds a conclusion variable."""
-    return float(any(lit[5] > 0 for lit in roles(row, k)))
+def feeds_conclusion(r: RoleReading) -> float:
+    """Whether one of the option's variables is an antecedent of a rule whose consequent holds a conclusion variable."""
+    return float(any(lit[5] > 0 for lit in r[0]))
 
 
-def _role_key(*features: str, with_link: bool = False) -> Callable[[Row, int], Hashable]:
-    """An option's key: the chosen role features of each of its literals (and whether a rule links them)."""
+RoleView = Callable[[RoleReading], Hashable]
+"""A part of a role reading (a key of the role family, or a direct rule's value)."""
+
+
+def _view(*features: str, with_link: bool = False) -> RoleView:
+    """A key: the chosen role features of each of an option's literals (and whether a rule links them)."""
     index = [ROLE_FEATURES.index(f) for f in features]
 
-    def key(row: Row, k: int) -> Hashable:
-        per_literal = tuple(tuple(lit[i] for i in index) for lit in roles(row, k))
-        return (per_literal, linked(row, k)) if with_link else per_literal
+    def key(r: RoleReading) -> Hashable:
+        per_literal = tuple(tuple(lit[i] for i in index) for lit in r[0])
+        return (per_literal, r[1]) if with_link else per_literal
 
     return key
 
 
-ROLE_KEYS: tuple[tuple[str, str, Callable[[Row, int], Hashable]], ...] = (
-    *((f"roles-by-{f}", f"per literal: {f}", _role_key(f)) for f in ROLE_FEATURES),
-    ("roles-by-linked", "whether a rule links the option's variables", lambda row, k: linked(row, k)),
-    ("roles-by-antecedent+consequent", "per literal: antecedent and consequent", _role_key("antecedent", "consequent")),
+def _link(r: RoleReading) -> Hashable:
+    return float(r[1])
+
+
+ROLE_KEYS: tuple[tuple[str, str, RoleView], ...] = (
+    *((f"roles-by-{f}", f"per literal: {f}", _view(f)) for f in ROLE_FEATURES),
+    ("roles-by-linked", "whether a rule links the option's variables", _link),
+    ("roles-by-antecedent+consequent", "per literal: antecedent and consequent", _view("antecedent", "consequent")),
     (
         "roles-by-consequent-literal+fact",
         "per literal: consequent literal and fact",
-        _role_key("consequent-literal", "fact"),
+        _view("consequent-literal", "fact"),
     ),
     (
         "roles-by-antecedent-literal+consequent-literal",
         "per literal: antecedent and consequent literal",
-        _role_key("antecedent-literal", "consequent-literal"),
+        _view("antecedent-literal", "consequent-literal"),
     ),
     (
         "roles-by-feeds-conclusion+consequent",
         "per literal: feeds the conclusion, and consequent",
-        _role_key("feeds-conclusion", "consequent"),
+        _view("feeds-conclusion", "consequent"),
     ),
-    ("roles-by-vector", "per literal: every role feature, and the link", _role_key(*ROLE_FEATURES, with_link=True)),
+    ("roles-by-vector", "per literal: every role feature, and the link", _view(*ROLE_FEATURES, with_link=True)),
 )
-"""The role family's keys: one per single role feature, the link, a few pairs, and the whole role vector."""
+"""The role family's keys: one per single role feature, the link, a few pairs, and the whole role vector. The
+builder balances the very same keys over a build (`divlogiceval.balance`)."""
 
-_ROLE_RULES: tuple[tuple[str, Feature], ...] = (
+ROLE_RULES: tuple[tuple[str, Callable[[RoleReading], float]], ...] = (
     ("role-consequent-literal", consequent_literal),
     ("role-antecedent-to-consequent", antecedent_to_consequent),
     ("role-feeds-conclusion", feeds_conclusion),
 )
+"""The reviewer's three direct role rules, each a number per option (picked largest and smallest)."""
+
+
+def _on_rows(view: RoleView) -> Callable[[Row, int], Hashable]:
+    """A role view read from a row's option k."""
+    return lambda row, k: view(reading(row, k))
 
 
 def _role_heuristics() -> tuple[Heuristic, ...]:
     """The reviewer's three direct role rules, each as largest and smallest."""
     out: list[Heuristic] = []
-    for name, feature in _ROLE_RULES:
-        first = _described(feature, name)
+    for name, rule in ROLE_RULES:
+        first = _described(rule, name)
+        feature: Feature = _on_rows(rule)  # type: ignore[assignment]
         out += [
             Heuristic(f"most-{name}", f"pick the options for which: {first}", _extreme(feature, True)),
             Heuristic(f"least-{name}", f"pick the options for which not: {first}", _extreme(feature, False)),
@@ -339,8 +354,10 @@ BATTERY = Battery(
     heuristics=(*_heuristics(), *_role_heuristics()),
     group=lambda row: str(row["question_type"]),
     fitted_options=tuple(
-        FittedOption(name, f"the options whose key ({what}) is the answer most often in the other folds", key)
-        for name, what, key in ROLE_KEYS
+        FittedOption(
+            name, f"the options whose key ({what}) is the answer most often in the other folds", _on_rows(view)
+        )
+        for name, what, view in ROLE_KEYS
     ),
     fold=lambda row: row.get("seed"),
     fold_fallback=hash_fold,

@@ -21,30 +21,19 @@ def committed_rows() -> list[dict[str, Any]]:
     return list(load_dataset_repo(COMMITTED, "default", "test"))
 
 
-KNOWN_LEAK = (
-    "the role family (roles-by-*) reads where an option's variables sit in the rules; the construction matches the "
-    "whole role vector for 3c1e (at chance) but only coarse roles for 3e1c and missing, where roles-by-vector still "
-    "scores about 0.5 (benchmarks/results/divlogiceval_role_battery.json; issue #27 stays open)"
-)
-
-
-def _known_leak(score: Any) -> bool:
-    """A fitted role heuristic on 3e1c / missing rows, or on all rows (which include them): the open part of #27."""
-    return score.name.startswith("roles-by-") and score.group in {"all", "3e1c", "missing"}
-
-
-def test_every_heuristic_but_the_known_role_leak_stays_near_chance_on_the_default_build(committed_rows):
-    scores = run_battery(BATTERY, committed_rows)
-    assert {s.group for s in scores} == {"all", "3c1e", "3e1c", "missing"}
-    outliers = [s for s in scores if not s.within and not _known_leak(s)]
-    assert not outliers, battery_table(outliers)
-
-
-@pytest.mark.xfail(strict=True, reason=KNOWN_LEAK)
 def test_every_heuristic_stays_near_chance_on_the_default_build(committed_rows):
     scores = run_battery(BATTERY, committed_rows)
+    assert {s.group for s in scores} == {"all", "3c1e", "3e1c", "missing"}
     outliers = [s for s in scores if not s.within]
     assert not outliers, battery_table(outliers)
+
+
+def test_every_cell_is_within_chance_plus_five_points_on_the_default_build(committed_rows):
+    """The bound of issue #27 for every cell, per question type too (tighter than the battery's group allowance)."""
+    scores = run_battery(BATTERY, committed_rows)
+    assert {s.name for s in scores} >= {name for name, _, _ in ROLE_KEYS}
+    over = [s for s in scores if s.accuracy > s.chance + 0.05]
+    assert not over, battery_table(over)
 
 
 def _row(question_type: str, options_logic: list[str], answer: int, **extra: Any) -> dict[str, Any]:
@@ -225,20 +214,6 @@ def multi_seed_rows() -> list[dict[str, Any]]:
     return rows
 
 
-def test_every_distractor_shares_the_answers_matched_role_key(multi_seed_rows):
-    from lgmt_tasks.divlogiceval.build import ROLE_MATCH
-    from lgmt_tasks.divlogiceval.logic import RoleTable
-    from lgmt_tasks.logic.parse import parse
-
-    assert {r["question_type"] for r in multi_seed_rows} == set(ROLE_MATCH)
-    for row in multi_seed_rows:
-        conclusion = parse(row["conclusion_logic"]) if row["conclusion_logic"] else None
-        table = RoleTable.of([parse(p) for p in row["content_logic"]], conclusion)
-        match = ROLE_MATCH[row["question_type"]][-1]  # the coarsest matching of the type's ladder
-        keys = {match.key(parse(o), table) for o in row["options_logic"]}
-        assert len(keys) == 1, row["id"]
-
-
 def test_3c1e_options_share_the_batterys_whole_role_vector(multi_seed_rows):
     from lgmt_tasks.divlogiceval.shortcuts import linked
 
@@ -258,3 +233,78 @@ def test_the_builders_role_reading_is_the_batterys(multi_seed_rows):
         table = RoleTable.of([parse(p) for p in row["content_logic"]], conclusion)
         for k, option in enumerate(row["options_logic"]):
             assert role_key(parse(option), table) == (roles(row, k), bool(linked(row, k)))
+
+
+def test_the_balance_reads_the_batterys_role_keys_and_rules(multi_seed_rows):
+    from lgmt_tasks.divlogiceval.balance import _reading
+    from lgmt_tasks.divlogiceval.logic import RoleTable
+    from lgmt_tasks.divlogiceval.shortcuts import ROLE_RULES, reading
+    from lgmt_tasks.logic.parse import parse
+
+    for row in multi_seed_rows:
+        conclusion = parse(row["conclusion_logic"]) if row["conclusion_logic"] else None
+        table = RoleTable.of([parse(p) for p in row["content_logic"]], conclusion)
+        for k, option in enumerate(row["options_logic"]):
+            keys, rules = _reading(parse(option), table)
+            assert keys == tuple(view(reading(row, k)) for _, _, view in ROLE_KEYS)
+            assert rules == tuple(rule(reading(row, k)) for _, rule in ROLE_RULES)
+
+
+def test_a_choice_whose_options_share_every_key_costs_nothing_and_an_odd_answer_costs_more():
+    from lgmt_tasks.divlogiceval.balance import RoleBalance
+
+    balance = RoleBalance()
+    same = ((("k",) * len(ROLE_KEYS), (1.0, 0.0, 0.0)),) * 4
+    odd = [(("a",) * len(ROLE_KEYS), (1.0, 0.0, 0.0)), *same[1:]]
+    assert balance.cost(same) == 0
+    assert balance.cost(odd) > 0
+    balance.add(odd)  # the answer's key "a" now has no distractors: a distractor with it lowers the imbalance
+    assert balance.cost([(("k",) * len(ROLE_KEYS), (1.0, 0.0, 0.0)), *odd]) < balance.cost(same)
+
+
+def test_choosing_in_instance_order_balances_the_answer_and_distractor_roles():
+    """Over 40 3e1c instances the balanced choice leaves the whole role vector's answer share nearer 1/4 than taking
+    each instance's first admissible item does (the per-item construction without the balance)."""
+    from collections import Counter
+
+    from lgmt_tasks.divlogiceval.balance import RoleBalance, _reading
+    from lgmt_tasks.divlogiceval.build import as_item, choose_items, draw_menus
+    from lgmt_tasks.divlogiceval.config import DivLogicEvalConfig
+    from lgmt_tasks.divlogiceval.logic import RoleTable
+
+    config = DivLogicEvalConfig(per_type=40, seed=5)
+    menus, _ = draw_menus(("3e1c", tuple(range(40)), config))
+    vector = [name for name, _, _ in ROLE_KEYS].index("roles-by-vector")
+
+    def imbalance(items) -> int:
+        answers: Counter = Counter()
+        distractors: Counter = Counter()
+        for item in items:
+            table = RoleTable.of(item.content, None)
+            answers[_reading(item.answer, table)[0][vector]] += 1
+            for option in item.distractors:
+                distractors[_reading(option, table)[0][vector]] += 1
+        return sum(abs(3 * answers[k] - distractors[k]) for k in answers | distractors)
+
+    balanced = choose_items("3e1c", menus, config.seed)
+    first = [as_item(RoleBalance().choose(offered[:1], random.Random(0))[0]) for offered in menus]  # type: ignore[index]
+    assert all(item is not None for item in balanced)
+    assert imbalance(balanced) < imbalance(first) / 2
+
+
+def test_each_further_pass_leaves_the_objective_no_higher():
+    """A re-choice takes the item of least added imbalance given all the others, so a pass never raises the total."""
+    from lgmt_tasks.divlogiceval.balance import RoleBalance, balanced_choices, readings
+    from lgmt_tasks.divlogiceval.build import draw_menus
+    from lgmt_tasks.divlogiceval.config import DivLogicEvalConfig
+
+    menus, _ = draw_menus(("3e1c", tuple(range(30)), DivLogicEvalConfig(per_type=30, seed=9)))
+    totals = []
+    for passes in (1, 2, 3):
+        balance = RoleBalance()
+        for choice in balanced_choices(menus, lambda index: random.Random(index), passes):
+            assert choice is not None
+            balance.add(readings(choice))
+        totals.append(balance.imbalance())
+    assert totals[1] <= totals[0] + 1e-6 and totals[2] <= totals[1] + 1e-6  # floating-point sums of the drift
+    assert totals[0] > 0

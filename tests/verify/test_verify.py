@@ -247,14 +247,7 @@ def test_a_missing_e_is_a_usage_error_that_says_how_to_install_it(
     assert "apt-get install eprover" in result.output and "--prover z3" in result.output
 
 
-_ROLE_LEAK = pytest.mark.xfail(
-    strict=True,
-    reason="DivLogicEval's fitted role heuristics still find 3e1c and missing answers (#27 open; "
-    "tests/divlogiceval/test_shortcuts.py checks every other heuristic)",
-)
-
-
-@pytest.mark.parametrize("suite", [pytest.param(s, marks=_ROLE_LEAK) if s == "divlogiceval" else s for s in SUITES])
+@pytest.mark.parametrize("suite", SUITES)
 def test_the_shortcut_battery_runs_on_every_row_of_the_committed_build(suite: str) -> None:
     """Form-only heuristics scored on every row (the sample only limits the prover), each near chance."""
     from lgmt_tasks.suites import suite as registry_entry
