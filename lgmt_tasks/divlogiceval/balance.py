@@ -129,11 +129,20 @@ def _reading(formula: Formula, table: RoleTable) -> Reading:
     return tuple(view(key) for _, _, view in ROLE_KEYS), tuple(rule(key) for _, rule in ROLE_RULES)
 
 
+def _table(menu: Menu, option_set: OptionSet) -> RoleTable:
+    """The shown content (and conclusion) of an option set, read as rules."""
+    return RoleTable.of([menu.propositions[i].formula for i in option_set.shown], option_set.conclusion)
+
+
 def readings(choice: Choice) -> list[Reading]:
     """The readings of a choice's options, the answer first."""
-    shown = [choice.menu.propositions[i].formula for i in choice.option_set.shown]
-    table = RoleTable.of(shown, choice.option_set.conclusion)
+    table = _table(choice.menu, choice.option_set)
     return [_reading(f, table) for f in (choice.answer, *choice.distractors)]
+
+
+def _weight(key_name: str) -> float:
+    """A role-family key's weight in the imbalance (`VECTOR_WEIGHT` for the whole vector, else 1)."""
+    return VECTOR_WEIGHT if key_name == "roles-by-vector" else 1.0
 
 
 def _rule_scores(values: Sequence[float]) -> list[float]:
@@ -157,16 +166,15 @@ class RoleBalance:
         """The objective the choices lower: the weighted squared imbalance of every key, and the rules' drift."""
         total = 0.0
         for j, (name, _, _) in enumerate(ROLE_KEYS):
-            weight = VECTOR_WEIGHT if name == "roles-by-vector" else 1.0
             keys = self.answers[j].keys() | self.distractors[j].keys()
-            total += weight * sum((3 * self.answers[j][k] - self.distractors[j][k]) ** 2 for k in keys)
+            total += _weight(name) * sum((3 * self.answers[j][k] - self.distractors[j][k]) ** 2 for k in keys)
         return total + RULE_WEIGHT * sum(d**2 for d in self.drift)
 
     def cost(self, readings: Sequence[Reading]) -> float:
         """How much a choice (its options' readings, the answer first) adds to the imbalance."""
         total = 0.0
         for j, (name, _, _) in enumerate(ROLE_KEYS):
-            weight = VECTOR_WEIGHT if name == "roles-by-vector" else 1.0
+            weight = _weight(name)
             change: Counter[Hashable] = Counter()
             for k, (keys, _) in enumerate(readings):
                 change[keys[j]] += 3 if k == 0 else -1
@@ -194,8 +202,7 @@ class RoleBalance:
         best: tuple[float, Choice, list[Reading]] | None = None
         for menu in menus:
             for option_set in menu.option_sets:
-                shown = [menu.propositions[i].formula for i in option_set.shown]
-                table = RoleTable.of(shown, option_set.conclusion)
+                table = _table(menu, option_set)
                 read: dict[Formula, Reading] = {}
                 for choice in choices(menu, option_set, rng):
                     options = (choice.answer, *choice.distractors)

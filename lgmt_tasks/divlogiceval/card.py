@@ -7,7 +7,7 @@ from pathlib import Path
 
 from lgmt_tasks import __version__
 from lgmt_tasks.builders.schema import reproduce_command
-from lgmt_tasks.divlogiceval.build import DivLogicEvalBuild
+from lgmt_tasks.divlogiceval.build import BUILD_REVISION, DivLogicEvalBuild
 from lgmt_tasks.divlogiceval.config import QUESTION_TYPES
 from lgmt_tasks.divlogiceval.english import FRAMES_POOL, SNLI_POOL, canonical_pool_name, snli_pool
 from lgmt_tasks.hub.card_text import repo_folder, usage_section
@@ -88,6 +88,12 @@ option follows), `3e1c` (which option does not follow) and `missing` (which opti
 
 Every answer key is proven by the Z3 prover: the correct option is entailed (or not, or restores the entailment) and
 no other option is. Evaluate with circular rotations of the options (Accuracy, Circular, PartialCircular).
+
+No option can be picked by its form: every distractor has the answer's surface signature (kind, polarities, how its
+variables figure in the passage and the conclusion); a 3c1e distractor also shares every role the answer's literals
+play in the rules, and the roles of 3e1c and missing-premise options are balanced over the build (task version
+{suite("divlogiceval").version}, build revision {BUILD_REVISION}), so the package's shortcut battery, role readers
+fitted on the answer key included, stays within chance + 0.05 (`lgmt verify`).
 
 ## How it was built
 
