@@ -189,6 +189,14 @@ def _in_random_order(rng: random.Random, keys: Sequence[Any]) -> list[Any]:
     return ordered
 
 
+def _group(pool: Sequence[Formula], key: Mapping[Formula, Hashable]) -> dict[Hashable, list[Formula]]:
+    """Group candidate options by their key, in the pool's order."""
+    groups: dict[Hashable, list[Formula]] = {}
+    for formula in pool:
+        groups.setdefault(key[formula], []).append(formula)
+    return groups
+
+
 def _draw(rng: random.Random, n: int) -> tuple[list[Proposition], list[int], AnswerSplit] | str:
     """A content (Algorithm 1) and its potential answers split by entailment, or why this draw has none."""
     drawn = sample_content(rng, n)
@@ -237,9 +245,7 @@ def make_item(question_type: str, rng: random.Random, n: int) -> SymbolicItem | 
     table = RoleTable.of(content, None)
     signature = signature_reader(content, None)
     key = {f: (role_key(f, table), signature(f)) for f in (*split.entailed, *split.not_entailed)}
-    not_entailed: dict[Hashable, list[Formula]] = {}
-    for formula in split.not_entailed:
-        not_entailed.setdefault(key[formula], []).append(formula)
+    not_entailed = _group(split.not_entailed, key)
     for answer in _in_random_order(rng, split.entailed):
         distractors = pick_distinct(rng, not_entailed.get(key[answer], []), 3, [answer])
         if distractors is not None:
@@ -294,12 +300,7 @@ def draw_menu(question_type: str, rng: random.Random, n: int) -> Menu | str:
             return "no entailed option"
         read = signature_reader(content, None)
         signature = {f: read(f) for f in (*split.entailed, *split.not_entailed)}
-        answers: dict[Hashable, list[Formula]] = {}
-        for formula in split.not_entailed:
-            answers.setdefault(signature[formula], []).append(formula)
-        entailed: dict[Hashable, list[Formula]] = {}
-        for formula in split.entailed:
-            entailed.setdefault(signature[formula], []).append(formula)
+        answers, entailed = _group(split.not_entailed, signature), _group(split.entailed, signature)
         sets = [
             OptionSet(everything, None, tuple(answers.get(group, ())), tuple(group_entailed))
             for group, group_entailed in entailed.items()
