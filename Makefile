@@ -10,7 +10,7 @@ MODEL  ?= lgmt/smollm2
 TASK   ?= lgmt_tasks/mr_e
 PYTEST_ARGS ?=
 
-.PHONY: install demo test lint bench clean-venv eprover datasets
+.PHONY: install demo test lint bench clean-venv eprover datasets reproduce
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -41,15 +41,24 @@ eprover:
 	  $$SUDO apt-get update -q && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q eprover; \
 	} || { [ -z "$$CI" ] && echo "warning: E prover not installed (apt-get install eprover); its tests will be skipped" >&2; }
 
+# The suite runs on every core (pytest-xdist; `PYTEST_WORKERS=0 make test` runs it in one process). Test files are
+# kept whole on one worker (--dist loadfile), so a file's module fixtures are built once.
+PYTEST_WORKERS ?= auto
 test: $(STAMP) eprover
-	HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(BIN)/python -m pytest -q $(PYTEST_ARGS)
+	HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check lgmt_tasks solvers scorers task_configs tests benchmarks
 	$(BIN)/ruff format --check lgmt_tasks solvers scorers task_configs tests benchmarks
 	$(BIN)/mypy
 
-# The committed default builds (datasets/<suite>); tests/hub/test_published_repos.py rebuilds and compares them.
+# The release check: rebuild all five committed default builds and compare them with datasets/<suite> byte for byte
+# (about 10 minutes; DivLogicEval alone about 6). Run it before committing a change to a builder, a card or a dataset.
+reproduce: $(STAMP)
+	HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) -m reproduce -p no:cacheprovider tests/hub/test_published_repos.py
+
+# The committed default builds (datasets/<suite>); `make reproduce` rebuilds and compares them, and `make test`
+# compares a slice of each builder with the record this target writes (tests/hub/reproduce_slices.json).
 # Rebuild them after any change to a builder or card (the output does not depend on --num-proc).
 datasets: $(STAMP)
 	for suite in $$($(BIN)/lgmt suites --names); do \
@@ -57,6 +66,8 @@ datasets: $(STAMP)
 	done
 	# The record that lets a default-parameter task read these folders (shipped as lgmt_tasks/default_builds).
 	HF_HUB_OFFLINE=1 $(BIN)/python -m lgmt_tasks.builders.shipped
+	# The digests of a slice of each builder, which `make test` rebuilds and compares (tests/slices.py).
+	HF_HUB_OFFLINE=1 $(BIN)/python -m tests.slices --write
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py

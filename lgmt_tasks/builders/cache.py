@@ -11,6 +11,12 @@ minute), so a cache miss says so on stderr: what is being built and where it wil
 progress (its `progress` bars, and anything logged to `BUILD_LOGGER` at INFO, shown during the build), and how long
 it took. A cache hit prints nothing.
 
+Two processes asking for the same missing build at once (two `inspect eval` runs started together, or two test
+workers) do not both build it: a file lock beside the entry (`<suite>-<hash>.lock`, an OS lock released when its
+holder exits, even if killed) lets the first build while the second waits, says so, and then reads the finished
+entry. The entry is still written under a temporary name and renamed into place, so a reader that does not take the
+lock (an older version, `lgmt cache list`) never sees half a build.
+
 A cache entry is checked before it is used: when it is written, the fingerprint of its rows (the one the evaluation
 log records, `lgmt_tasks.builders.repo_folder`) is stored beside its folder (`entry_record`), and a hit whose data
 files are unreadable (a truncated `test.jsonl.gz`, a disk that filled up) or no longer have that fingerprint is
@@ -196,19 +202,57 @@ def cached_repo(suite: str, key: dict[str, Any], write: Callable[[Path], object]
     """
     digest = cache_digest(suite, key, build_revision)
     target = cache_root() / BUILDS_DIR / digest
-    if (target / "README.md").exists():
-        problem = entry_problem(target)
-        if problem is None:
-            with suppress(OSError):  # a read-only cache is fine
-                os.utime(target)  # the folder's time is its last use, which `lgmt cache list` shows
-            return target
-        logger.warning(
-            f"{suite}: the cached build {target} is damaged ({problem}); building it again "
-            f"(`lgmt cache clear --suite {suite}` removes this suite's cached builds)"
-        )
-        discard(target)
+    if usable(target, suite):
+        return target
     check_writable(target.parent)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{digest}-", dir=target.parent))
+    with entry_lock(target, suite):
+        if usable(target, suite):  # another process built it while this one waited
+            return target
+        write_entry(suite, key, write, target)
+    return target
+
+
+def usable(target: Path, suite: str) -> bool:
+    """Whether the entry `target` is complete and undamaged (a damaged one is removed, with one warning)."""
+    if not (target / "README.md").exists():
+        return False
+    problem = entry_problem(target)
+    if problem is None:
+        with suppress(OSError):  # a read-only cache is fine
+            os.utime(target)  # the folder's time is its last use, which `lgmt cache list` shows
+        return True
+    logger.warning(
+        f"{suite}: the cached build {target} is damaged ({problem}); building it again "
+        f"(`lgmt cache clear --suite {suite}` removes this suite's cached builds)"
+    )
+    discard(target)
+    return False
+
+
+LOCK_SUFFIX = ".lock"
+"""The lock file beside an entry (`<suite>-<hash>.lock`); left in place after use, as file locks are."""
+
+
+@contextmanager
+def entry_lock(target: Path, suite: str) -> Iterator[None]:
+    """Hold the build lock of the entry `target`, saying on stderr when another process holds it and this one waits."""
+    from filelock import FileLock, Timeout
+
+    lock = FileLock(str(target.with_name(target.name + LOCK_SUFFIX)))
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        say(f"waiting for another process that is building this {suite} dataset ({target})...")
+        lock.acquire()
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def write_entry(suite: str, key: dict[str, Any], write: Callable[[Path], object], target: Path) -> None:
+    """Build into a temporary folder beside `target`, record its fingerprint and rename it into place."""
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
     try:
         say(f"building {suite} dataset for {described(key)} (first use; cached in {target})...")
         started = time.monotonic()
@@ -223,7 +267,6 @@ def cached_repo(suite: str, key: dict[str, Any], write: Callable[[Path], object]
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return target
 
 
 def discard(folder: Path) -> None:

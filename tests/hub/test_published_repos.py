@@ -6,7 +6,8 @@ For every suite:
 - the card's YAML survives `huggingface_hub`'s card model and uses the Hub's vocabulary (checked offline), and the
   body has what a dataset card must say (command, seed, version, statistics, columns, licence, citation, usage);
 - `lgmt build <suite> --out <tmp>` rebuilds the folder file for file (data files compared decompressed: gzip bytes
-  may differ between zlib builds, the JSON Lines inside may not) - marked slow, still run in CI;
+  may differ between zlib builds, the JSON Lines inside may not) - marked `reproduce`: run by `make reproduce`, not
+  by `make test`, which rebuilds a slice of each builder instead (`tests/verify/test_reproduce_slices.py`);
 - the suite's Inspect task evaluates the folder (`-T dataset=`) and its samples are the folder's rows.
 """
 
@@ -32,7 +33,7 @@ from lgmt_tasks import __version__
 from lgmt_tasks.cli import main
 from lgmt_tasks.divlogiceval.build import DivLogicEvalConfig
 from lgmt_tasks.hub.check import card_problems, check_repo
-from lgmt_tasks.hub.repo import DATA_SUFFIX, data_file, read_data_file
+from lgmt_tasks.hub.repo import DATA_SUFFIX, data_file
 from lgmt_tasks.lexical.build import LexicalConfig
 from lgmt_tasks.lgmt.config import LgmtConfig
 from lgmt_tasks.logicasker.build import build_logicasker
@@ -40,6 +41,7 @@ from lgmt_tasks.logicasker.card import write_logicasker_repo
 from lgmt_tasks.logicasker.config import LogicAskerConfig
 from lgmt_tasks.qmfol.config import QmfolConfig
 from lgmt_tasks.suites import SUITE_NAMES
+from tests.hub.repo_contents import repo_contents
 
 ROOT = Path(__file__).resolve().parents[2]
 DATASETS = ROOT / "datasets"
@@ -63,15 +65,6 @@ def front_matter(path: Path) -> dict[str, Any]:
     meta = yaml.safe_load(text.split("---\n", 2)[1])
     assert isinstance(meta, dict)
     return meta
-
-
-def repo_contents(path: Path) -> dict[str, bytes]:
-    """Every file of a repository folder, data files decompressed (the comparison that is zlib-independent)."""
-    return {
-        p.relative_to(path).as_posix(): read_data_file(p) if p.name.endswith(".gz") else p.read_bytes()
-        for p in sorted(path.rglob("*"))
-        if p.is_file()
-    }
 
 
 @pytest.fixture(autouse=True)
@@ -153,6 +146,7 @@ def test_same_seed_same_bytes_other_seed_other_bytes(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.reproduce  # `make reproduce` (a release check); `make test` rebuilds a slice of each builder instead
 @pytest.mark.parametrize("suite", SUITE_NAMES)
 def test_default_build_reproduces_the_committed_folder(suite: str, tmp_path: Path) -> None:
     out = tmp_path / suite

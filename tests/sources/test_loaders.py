@@ -141,8 +141,11 @@ def test_folio_v2_free_variables_and_unbalanced_brackets_are_skipped_with_reason
 def test_folio_folder_reads_every_file_once() -> None:
     cases, report = load_source("folio", DATA / "folio")
     _consistent(report)
-    assert report.records == 1004 + 204 + 203
-    assert len(report.paths) == 3  # the raw/ sub-folder is not read
+    files = sorted((DATA / "folio").glob("*.jsonl"))  # v0 train and validation, v2 train and validation
+    lines = {f.name: sum(1 for line in f.open(encoding="utf-8") if line.strip()) for f in files}
+    assert lines["folio_v2_train.jsonl"] == 1001 and lines["folio_v2_validation.jsonl"] == 203
+    assert report.records == sum(lines.values()) == 1004 + 204 + 1001 + 203
+    assert sorted(Path(p).name for p in report.paths) == sorted(lines)  # the raw/ sub-folder is not read
     assert len({c.source_id for c in cases}) == len(cases)
 
 
