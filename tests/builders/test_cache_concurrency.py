@@ -113,7 +113,11 @@ def test_a_second_process_waits_for_the_build_in_progress_and_reads_it(tmp_path:
     code = WAITER.format(category=CATEGORY, per_skill=PER_SKILL)
     with entry_lock(target, "logicasker"):  # this process "is building"
         waiter = subprocess.Popen(
-            [sys.executable, "-c", code], env=offline_env(cache), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            [sys.executable, "-c", code],
+            env=offline_env(cache),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         assert waiter.stderr is not None
         said = ""

@@ -6,8 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.slices import SUITES
-
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 
 

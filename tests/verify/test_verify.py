@@ -15,7 +15,8 @@ from lgmt_tasks.cli import main
 from lgmt_tasks.verify.check import COUNT_KEYS
 from lgmt_tasks.verify.dataset import sample_indices
 from tests.eprover_support import require_eprover
-from tests.verify.conftest import DATA, SUITES
+from tests.slices import SUITES
+from tests.verify.conftest import DATA
 
 SAMPLE = 30
 """Rows per suite re-proven by E: E is one process per query, so the E checks use a sample."""
