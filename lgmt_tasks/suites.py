@@ -96,7 +96,7 @@ SUITES: tuple[Suite, ...] = (
   author  = {Zhou, Zenghui and Li, Man and Fang, Xiaoke and Zhou, Xinyi and Li, Weibin and Zheng, Zheng},
   year    = {2026}
 }""",
-        version="5-A",
+        version="5-B",
         tasks=("mr_e", "mr_e1", "mr_e2", "mr_s", "mr_p", "mr_c", "lgmt"),
         lm_eval_tasks=(
             "lgmt",

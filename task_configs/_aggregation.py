@@ -7,6 +7,8 @@ Inspect compute every number with the same code).
 
 from __future__ import annotations
 
+import logging
+import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
@@ -26,6 +28,8 @@ Items = Sequence[Mapping[str, Any]]
 """What lm-eval hands an aggregation: the per-document values of one metric (our outcome dicts)."""
 
 Aggregation = Callable[[Items], float]
+
+logger = logging.getLogger(__name__)
 
 
 class HasValue(Protocol):
@@ -53,8 +57,12 @@ def aggregation(
     def aggregate(items: Items) -> float:
         if where is not None:
             items = [item for item in items if all(item.get(key) == value for key, value in where.items())]
-        value = compute(items)
-        return float(value) if isinstance(value, int | float) else float(value.value)
+        computed = compute(items)
+        value = float(computed) if isinstance(computed, int | float) else float(computed.value)
+        if math.isnan(value):  # lm-eval prints `nan` alone: say why, once per aggregation
+            among = f" ({', '.join(f'{k}={v}' for k, v in where.items())})" if where else ""
+            logger.warning(f"{name} is NaN: none of the {len(items)} documents{among} has a parsed answer")
+        return value
 
     aggregate.__name__ = aggregate.__qualname__ = f"{name}_aggregation"
     aggregate.__doc__ = doc
@@ -84,3 +92,14 @@ _RATES: dict[str, tuple[Callable[[Items], HasValue], str]] = {
 RATE_AGGREGATIONS: Mapping[str, Aggregation] = {name: aggregation(name, *_RATES[name]) for name in RATE_NAMES}
 """LGMT's pairwise rates (`RATE_NAMES`, in that order) as aggregations; LGMT's and lexical's utils bind them to the
 module names their YAMLs point at."""
+
+
+def rate_aggregation(rate: str, column: str, value: str, suffix: str) -> Aggregation:
+    """The rate `rate` (a key of `RATE_AGGREGATIONS`) over the documents whose outcome has `column == value`.
+
+    Named `<rate>_<suffix>_aggregation`: LGMT's pooled task reports e.g. `mvr_mr_e`, the violation rate of its MR-E
+    groups, beside the pooled `mvr` (`task_configs/lgmt/utils.py`).
+    """
+    compute, doc = _RATES[rate]
+    only = f"{doc} Only the documents with {column} {value}."
+    return aggregation(f"{rate}_{suffix}", compute, only, where={column: value})

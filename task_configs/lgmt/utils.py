@@ -60,10 +60,18 @@ Metrics: `mvr`, `acc_static`, `acc_cons`, `hdr`, `fur`, `unparsed_rate`, `acc_st
 computed by the pure functions of
 `lgmt_tasks.scorers.pairwise` (DESIGN decision 6): `process_*_results` returns one `group_outcome` dict per document
 for every metric, and the aggregations (`_requests.RATE_AGGREGATIONS`) are the rate functions over those dicts
-(ratios of sums over parsed groups; NaN when nothing parsed). lm-eval computes standard errors only for its own
-aggregations, so these report `N/A`; `lgmt_tasks.scorers.pairwise.summarize` gives them from the per-document
-outcomes of `--log_samples`. The groups `lgmt` / `lgmt_loglik` report each metric as lm-eval's size-weighted mean of
-the task values (weights: documents per task), which equals the pooled rate when every answer parsed.
+(ratios of sums over parsed groups; NaN when nothing parsed, with a logged warning saying so). lm-eval computes
+standard errors only for its own aggregations, so these report `N/A`; `lgmt_tasks.scorers.pairwise.summarize` gives
+them from the per-document outcomes of `--log_samples`.
+
+The headline tasks `lgmt` / `lgmt_loglik` are one task each over all 20 relations (`relation_set: lgmt`), not lm-eval
+groups of the four category tasks: a group's value is lm-eval's size-weighted mean of its tasks' values
+(`lm_eval.api.group.Group.aggregate`: weights are documents per task, parsed or not, and one NaN task makes the mean
+NaN), which is not the pooled rate Σ violations / Σ parsed groups that the Inspect task `lgmt` and `lgmt report`
+compute, and lm-eval 0.4 offers a group no other aggregation (a callable `aggregation` is accepted by its config but
+not called). One task computes every rate from the pooled per-group outcomes, and reports each category's `mvr` and
+`unparsed_rate` beside them (`mvr_mr_e`, ...; `process_pooled_*_results`). The four category tasks carry the tag
+`lgmt_categories` (`lgmt_categories_loglik`), which runs them as separate rows with no combined number.
 """
 
 from __future__ import annotations
@@ -73,11 +81,12 @@ from typing import Any
 
 import datasets
 
+from lgmt_tasks.lgmt import CATEGORIES
 from lgmt_tasks.lgmt.config import SCHEMA
 from lgmt_tasks.lgmt.dataset import MR_SETS, first_relation, load_lgmt, load_lgmt_rows
 from lgmt_tasks.scorers.answers import parse_label
 from lgmt_tasks.scorers.pairwise import RATE_NAMES, group_outcome
-from lgmt_tasks.task_configs._aggregation import RATE_AGGREGATIONS
+from lgmt_tasks.task_configs._aggregation import RATE_AGGREGATIONS, rate_aggregation
 from lgmt_tasks.task_configs._label_groups import LABELS, LabelGroupTask, interleave_by, member_count, member_labels
 from lgmt_tasks.task_configs._params import Parameters, renamed_value, with_defaults
 from lgmt_tasks.task_configs._requests import argmax, completions
@@ -146,9 +155,30 @@ class LgmtTask(LabelGroupTask):
 # --------------------------------------------------------------------------------------------- results, metrics
 
 
+CATEGORY_RATES = ("mvr", "unparsed_rate")
+"""The rates the pooled tasks also report per category (`mvr_mr_e`, `unparsed_rate_mr_e`, ...)."""
+
+
+def relation_set_of(category: str) -> str:
+    """`mr_e` for `MR-E`: the relation set (and metric-name suffix) of a category."""
+    return category.lower().replace("-", "_")
+
+
+CATEGORY_METRICS: tuple[str, ...] = tuple(
+    f"{rate}_{relation_set_of(category)}" for category in CATEGORIES for rate in CATEGORY_RATES
+)
+"""The per-category metric names of the pooled tasks, category-major (`mvr_mr_e`, `unparsed_rate_mr_e`, ...)."""
+
+
 def _per_metric(doc: Mapping[str, Any], answers: Sequence[str | None]) -> dict[str, dict[str, int]]:
     outcome = group_outcome(doc["label"], answers[0], answers[1:])
     return dict.fromkeys(RATE_NAMES, outcome)
+
+
+def _pooled(outcomes: dict[str, dict[str, int]], doc: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The outcome of one group for every metric of a pooled task, with its category for the per-category rates."""
+    outcome = {**outcomes[RATE_NAMES[0]], "category": doc["category"]}
+    return dict.fromkeys((*RATE_NAMES, *CATEGORY_METRICS), outcome)
 
 
 def process_generation_results(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str, dict[str, int]]:
@@ -196,6 +226,18 @@ def process_loglik_results(doc: Mapping[str, Any], results: Sequence[tuple[float
     return _per_metric(doc, member_labels(doc, results))
 
 
+def process_pooled_generation_results(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """`process_generation_results` for the pooled task `lgmt`: every rate, and the per-category ones."""
+    return _pooled(process_generation_results(doc, results), doc)
+
+
+def process_pooled_loglik_results(
+    doc: Mapping[str, Any], results: Sequence[tuple[float, bool]]
+) -> dict[str, dict[str, Any]]:
+    """`process_loglik_results` for the pooled task `lgmt_loglik`: every rate, and the per-category ones."""
+    return _pooled(process_loglik_results(doc, results), doc)
+
+
 # The aggregations the YAMLs name (`_requests.RATE_AGGREGATIONS`, shared with the lexical tasks).
 mvr_aggregation = RATE_AGGREGATIONS["mvr"]
 acc_static_aggregation = RATE_AGGREGATIONS["acc_static"]
@@ -205,3 +247,13 @@ fur_aggregation = RATE_AGGREGATIONS["fur"]
 unparsed_rate_aggregation = RATE_AGGREGATIONS["unparsed_rate"]
 acc_static_parsed_aggregation = RATE_AGGREGATIONS["acc_static_parsed"]
 acc_cons_parsed_aggregation = RATE_AGGREGATIONS["acc_cons_parsed"]
+
+# The pooled tasks' per-category rates (`CATEGORY_METRICS`), over the groups of one category.
+mvr_mr_e_aggregation = rate_aggregation("mvr", "category", "MR-E", "mr_e")
+unparsed_rate_mr_e_aggregation = rate_aggregation("unparsed_rate", "category", "MR-E", "mr_e")
+mvr_mr_s_aggregation = rate_aggregation("mvr", "category", "MR-S", "mr_s")
+unparsed_rate_mr_s_aggregation = rate_aggregation("unparsed_rate", "category", "MR-S", "mr_s")
+mvr_mr_p_aggregation = rate_aggregation("mvr", "category", "MR-P", "mr_p")
+unparsed_rate_mr_p_aggregation = rate_aggregation("unparsed_rate", "category", "MR-P", "mr_p")
+mvr_mr_c_aggregation = rate_aggregation("mvr", "category", "MR-C", "mr_c")
+unparsed_rate_mr_c_aggregation = rate_aggregation("unparsed_rate", "category", "MR-C", "mr_c")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 import shutil
@@ -28,7 +29,9 @@ from lgmt_tasks.task_configs.lgmt import utils as lgmt_utils
 CONFIGS = Path(task_configs.__file__).parent
 RELATION_SETS = ("mr_e", "mr_s", "mr_p", "mr_c")
 TASKS = {f"lgmt_{rs}" for rs in RELATION_SETS} | {f"lgmt_{rs}_loglik" for rs in RELATION_SETS}
-GROUPS = {"lgmt", "lgmt_loglik"}
+POOLED = {"lgmt", "lgmt_loglik"}
+"""The headline tasks over all 20 relations (lm-eval groups until task version 5-B, issue #41)."""
+TAGS = {"lgmt_categories", "lgmt_categories_loglik"}
 
 
 # --- fixtures and the scripted LM ------------------------------------------------------------------------------
@@ -110,13 +113,13 @@ def metrics_of(results: dict[str, Any], name: str) -> dict[str, float]:
 
 
 def test_task_manager_indexes_exactly_our_tasks():
-    assert TASKS | GROUPS == set(suite("lgmt").lm_eval_tasks)  # the registry's names, unchanged
+    assert TASKS | POOLED == set(suite("lgmt").lm_eval_tasks)  # the registry's names, unchanged
     tm = TaskManager(include_path=str(CONFIGS / "lgmt"), include_defaults=False)
-    assert set(tm.all_subtasks) == TASKS
-    assert set(tm.all_groups) == GROUPS
-    assert tm.all_tags == []
+    assert set(tm.all_subtasks) == TASKS | POOLED
+    assert tm.all_groups == []  # a group's value is a weighted mean of task values, not a pooled rate (issue #41)
+    assert set(tm.all_tags) == TAGS
     whole = TaskManager(include_path=str(CONFIGS), include_defaults=False)  # what `lgmt lm-eval-path` points at
-    assert TASKS | GROUPS <= set(whole.all_tasks)
+    assert TASKS | POOLED <= set(whole.all_tasks)
 
 
 def test_lm_eval_path_points_at_the_configs():
@@ -128,7 +131,7 @@ def test_lm_eval_path_points_at_the_configs():
     assert result.exit_code == 0
     folder = Path(result.output.strip())
     assert folder == CONFIGS
-    assert {p.stem for p in (folder / "lgmt").glob("lgmt*.yaml")} == TASKS | GROUPS
+    assert {p.stem for p in (folder / "lgmt").glob("lgmt*.yaml")} == TASKS | POOLED
 
 
 def test_generated_yamls_are_current():
@@ -375,26 +378,138 @@ def test_loglik_end_to_end_exact_metrics(built_dataset):
     assert first[0].args[0] == first[2].args[0] != first[3].args[0]  # one context per member
 
 
-def test_groups_report_one_number_per_metric(built_dataset):
+def test_the_category_tag_runs_the_four_tasks_as_separate_rows(built_dataset):
+    tm = manager(built_dataset)
+    results = simple_evaluate(model=ScriptedLM(), tasks=["lgmt_categories"], task_manager=tm, limit=2)
+    assert set(results["results"]) == {f"lgmt_{rs}" for rs in RELATION_SETS}  # no combined row
+
+
+def test_pooled_tasks_report_one_number_per_metric(built_dataset):
     lm = ScriptedLM()
-    results = simple_evaluate(model=lm, tasks=["lgmt", "lgmt_loglik"], task_manager=manager(built_dataset), limit=2)
-    for group, suffix in (("lgmt", ""), ("lgmt_loglik", "_loglik")):
-        members = [f"lgmt_{rs}{suffix}" for rs in RELATION_SETS]
-        sizes = {name: results["n-samples"][name]["effective"] for name in members}
-        for metric in RATE_NAMES:
-            expected = sum(results["results"][n][f"{metric},none"] * sizes[n] for n in members) / sum(sizes.values())
-            assert math.isclose(results["results"][group][f"{metric},none"], expected)
-    # Docs 0 and 1 of every task: one consistent-correct group and one hidden defect.
-    assert metrics_of(results, "lgmt_loglik") == {
-        "mvr": 0.5,
-        "acc_static": 1.0,
-        "acc_cons": 0.5,
-        "hdr": 0.5,
-        "fur": 0.0,
-        "unparsed_rate": 0.0,
-        "acc_static_parsed": 1.0,
-        "acc_cons_parsed": 0.5,
+    results = simple_evaluate(model=lm, tasks=["lgmt", "lgmt_loglik"], task_manager=manager(built_dataset), limit=10)
+    # Docs 0-9 in PLAN order, twice: two consistent-correct groups, two hidden defects, two false unreported, two
+    # violations with a wrong source, and two unparsed sources (log-likelihood answers always parse).
+    assert metrics_of(results, "lgmt") == {
+        "mvr": 4 / 8,
+        "acc_static": 4 / 10,
+        "acc_cons": 2 / 10,
+        "hdr": 2 / 8,
+        "fur": 2 / 8,
+        "unparsed_rate": 2 / 10,
+        "acc_static_parsed": 4 / 8,
+        "acc_cons_parsed": 2 / 8,
     }
+    # Log-likelihood answers always parse: the unparsed sources of docs 4 and 9 score every label alike, so their
+    # answer is the first label, True, a violation where the gold label (the follow-up's answer) is not True.
+    docs = lgmt_utils.load_docs("lgmt", dataset=built_dataset)["test"]
+    flips = sum(docs[i]["label"] != "True" for i in (4, 9))
+    loglik = metrics_of(results, "lgmt_loglik")
+    assert loglik["unparsed_rate"] == 0.0 and loglik["mvr"] == (4 + flips) / 10
+
+
+# --- the pooled headline against the Inspect task ------------------------------------------------------------------
+
+
+def scripted_label(prompt: str) -> str:
+    """A label that depends on the prompt alone (so lm-eval and Inspect get the same answer to the same member)."""
+    return LABELS[hashlib.sha256(prompt.encode()).digest()[0] % len(LABELS)]
+
+
+def mr_c_followups(rows: list[dict[str, Any]]) -> set[str]:
+    """The follow-up prompts of the MR-C groups: the scripted model answers them in prose (unparsed)."""
+    return {p for row in rows if row["category"] == "MR-C" for p in _label_groups.member_prompts(row)[1:]}
+
+
+def scripted_reply(prompt: str, unparsed: set[str]) -> str:
+    return "It depends on the reading." if prompt in unparsed else f'{{"label": "{scripted_label(prompt)}"}}'
+
+
+class PromptScriptedLM(ScriptedLM):
+    """Answers each member by its user prompt: `scripted_reply` (the MR-C follow-ups unparsed)."""
+
+    def __init__(self, unparsed: set[str]) -> None:
+        super().__init__()
+        self.unparsed = unparsed
+
+    def generate_until(self, requests: list[Instance], disable_tqdm: bool = False) -> list[str]:
+        self.requests += requests
+        return [scripted_reply(_label_groups.member_prompts(r.doc)[r.idx], self.unparsed) for r in requests]
+
+
+def pooled_counts(rows: list[dict[str, Any]], unparsed: set[str]) -> dict[str, Any]:
+    """Violations, parsed groups and groups, counted by hand from the scripted answers (not by our scorer)."""
+    counts = {"groups": 0, "parsed": 0, "violations": 0, "by_category": {}}
+    for row in rows:
+        prompts = _label_groups.member_prompts(row)
+        answers = [None if p in unparsed else scripted_label(p) for p in prompts]
+        parsed = all(a is not None for a in answers)
+        violated = parsed and any(a != answers[0] for a in answers[1:])
+        category = counts["by_category"].setdefault(row["category"], {"groups": 0, "parsed": 0, "violations": 0})
+        for tally in (counts, category):
+            tally["groups"] += 1
+            tally["parsed"] += parsed
+            tally["violations"] += violated
+    return counts
+
+
+def test_the_pooled_headline_is_the_pooled_count_with_one_category_all_unparsed(built_dataset):
+    """Issue #41: MR-C is all unparsed, the others have known violations; lm-eval's `lgmt` reports the pooled
+    rates (never NaN while any group parsed) and the Inspect task `lgmt` reports the same on the same rows."""
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+
+    from lgmt_tasks.lgmt.task import lgmt
+
+    rows = [dict(r) for r in lgmt_utils.load_docs("lgmt", dataset=built_dataset)["test"]]
+    unparsed = mr_c_followups(rows)
+    others = {p for row in rows if row["category"] != "MR-C" for p in _label_groups.member_prompts(row)}
+    assert unparsed and not unparsed & others  # precondition: an MR-C follow-up is asked nowhere else
+    counts = pooled_counts(rows, unparsed)
+    assert counts["by_category"]["MR-C"]["parsed"] == 0 and 0 < counts["violations"] < counts["parsed"]
+
+    results = simple_evaluate(
+        model=PromptScriptedLM(unparsed), tasks=["lgmt"], task_manager=manager(built_dataset, prompting="zero_shot")
+    )
+    headline = results["results"]["lgmt"]
+    assert results["n-samples"]["lgmt"]["effective"] == len(rows) == counts["groups"]
+    assert headline["mvr,none"] == counts["violations"] / counts["parsed"]
+    assert math.isclose(headline["unparsed_rate,none"], (counts["groups"] - counts["parsed"]) / counts["groups"])
+    for category, tally in counts["by_category"].items():
+        suffix = category.lower().replace("-", "_")
+        share = (tally["groups"] - tally["parsed"]) / tally["groups"]
+        assert math.isclose(headline[f"unparsed_rate_{suffix},none"], share)
+        if tally["parsed"]:
+            assert headline[f"mvr_{suffix},none"] == tally["violations"] / tally["parsed"]
+        else:
+            assert math.isnan(headline[f"mvr_{suffix},none"])  # MR-C alone: no parsed group, said in a warning
+    for metric in RATE_NAMES:
+        assert not math.isnan(headline[f"{metric},none"]), metric
+
+    def reply(messages: list[Any], *_: Any) -> ModelOutput:
+        prompt = next(m.text for m in messages if m.role == "user")
+        output = ModelOutput.from_content("mockllm/model", scripted_reply(prompt, unparsed))
+        output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return output
+
+    [log] = inspect_eval(
+        lgmt(dataset=built_dataset, prompting="zero_shot"),
+        model=get_model("mockllm/model", custom_outputs=reply),
+        display="none",
+        log_dir=str(Path(built_dataset).parent / "inspect-logs"),
+    )
+    assert log.status == "success" and log.results is not None
+    inspect_metrics = {name: m.value for score in log.results.scores for name, m in score.metrics.items()}
+    for metric in RATE_NAMES:
+        assert math.isclose(inspect_metrics[metric], headline[f"{metric},none"]), metric
+
+
+def test_a_nan_rate_is_logged_with_its_reason(caplog: pytest.LogCaptureFixture) -> None:
+    outcome = {"parsed": 0, "violation": 0, "category": "MR-C"}
+    with caplog.at_level("WARNING"):
+        assert math.isnan(lgmt_utils.mvr_mr_c_aggregation([outcome, outcome]))
+        assert lgmt_utils.mvr_mr_e_aggregation([outcome]) != lgmt_utils.mvr_mr_e_aggregation([outcome])  # NaN
+    assert "mvr_mr_c is NaN: none of the 2 documents (category=MR-C) has a parsed answer" in caplog.text
+    assert "mvr_mr_e is NaN: none of the 0 documents (category=MR-E)" in caplog.text
 
 
 def test_chat_template_and_system_instruction(built_dataset):
