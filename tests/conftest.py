@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -58,3 +59,25 @@ def slices(build_once: Callable[..., Path]) -> dict[str, Path]:
         suite: build_once(suite, cache_key(suite), lambda out, s=suite: write_slice(s, out), build_revision(suite))
         for suite in SUITES
     }
+
+
+@pytest.fixture(scope="session")
+def built_dataset(build_once: Callable[..., Path]) -> str:
+    """One small build of all 20 relations (`per_mr=1`), as `lgmt build` writes it, made once per run.
+
+    The LGMT, lm-eval and report tests read their relations from it (every LGMT task, through `-T dataset=`).
+    """
+    from lgmt_tasks.lgmt.build import BUILD_REVISION, build_lgmt
+    from lgmt_tasks.lgmt.card import write_lgmt_repo
+    from lgmt_tasks.lgmt.config import LgmtConfig
+
+    config = LgmtConfig(per_mr=1, seed=0)
+    return str(build_once("lgmt", config.key(), lambda out: write_lgmt_repo(build_lgmt(config), out), BUILD_REVISION))
+
+
+@pytest.fixture(scope="session")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The dataset, the script and the three logs of `tests.report.scripted.make_runs` (LGMT and report tests)."""
+    from tests.report.scripted import make_runs
+
+    return make_runs(tmp_path_factory.mktemp("lgmt-report"))

@@ -28,3 +28,18 @@ def test_registry_import_is_light():
     code = "import sys, lgmt_tasks._registry; print(sorted(m for m in ('torch','transformers') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "[]"
+
+
+def test_inspect_list_tasks_lists_every_task_from_the_repository_root():
+    """`inspect list tasks` reads the source (no import): every task must be a module-level `@task` function."""
+    from pathlib import Path
+
+    from lgmt_tasks.suites import SUITES
+
+    root = Path(__file__).resolve().parents[1]
+    inspect = Path(sys.executable).parent / "inspect"
+    listed = subprocess.run([str(inspect), "list", "tasks"], cwd=root, capture_output=True, text=True, check=True)
+    names = {line.rsplit("@", 1)[1] for line in listed.stdout.splitlines() if "@" in line}
+    expected = {name for entry in SUITES for name in entry.tasks}
+    assert names == expected == set(registry.__all__)
+    assert len(names) == 11

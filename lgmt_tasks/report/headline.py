@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 from inspect_ai.log import EvalLog, read_eval_log
 
-from lgmt_tasks.report.logs import find_logs, newest_per_run, read_header
+from lgmt_tasks.report.logs import errored_samples, find_logs, newest_per_run, read_header
 from lgmt_tasks.report.suites import SUITE_METRICS, prompting_of, suite_of
 from lgmt_tasks.suites import SUITE_NAMES
 
@@ -46,7 +46,7 @@ def log_metrics(log: EvalLog) -> dict[str, float]:
 
 
 def metrics_row(log: EvalLog) -> dict[str, object]:
-    """Task, model, prompting, sample counts and every metric of one log."""
+    """Task, model, prompting, sample counts (scored, errored and not scored, in the dataset) and every metric."""
     row: dict[str, object] = {
         "task": log.eval.task.removeprefix("lgmt_tasks/"),
         "model": log.eval.model,
@@ -54,6 +54,7 @@ def metrics_row(log: EvalLog) -> dict[str, object]:
         "task_version": log.eval.task_version,
         "status": log.status,
         "samples": log.results.completed_samples if log.results else 0,
+        "errored": errored_samples(log),
         "total": log.eval.dataset.samples,
         "created": log.eval.created,
     }
@@ -92,7 +93,7 @@ def headline_metrics(tasks: Iterable[str]) -> list[str]:
 
 def display_table(table: pd.DataFrame) -> pd.DataFrame:
     """Each log's headline metrics (its suite's, as on the leaderboard) as `value ± stderr` strings, one row per log."""
-    keep = ["task", "model", "prompting", "status", "samples", "total"]
+    keep = ["task", "model", "prompting", "status", "samples", "errored", "total"]
     out = table[[c for c in keep if c in table]].copy()
     for rate in headline_metrics(table["task"] if "task" in table else []):
         if rate in table:

@@ -68,6 +68,8 @@ COLUMN_DOCS: dict[str, str] = {
     "discarded_rate": "lexical: groups whose LLM follow-up could not be made.",
     "unparsed_rate": "Share of groups / items with an answer the parser could not read (every suite but LogicAsker).",
     "samples": "Sample-epochs scored (Inspect: completed samples; lm-eval: effective documents).",
+    "errored": "Sample-epochs that ended in an error and are in no metric (Inspect, a run past errors: run − "
+    "completed); empty for lm-eval, whose run stops at an error.",
     "total": "Samples in the full dataset × epochs (lm-eval: original documents), i.e. before --limit.",
     "epochs": "Inspect epochs (empty for lm-eval).",
     "task_version": "The task's version (`1-A`: results comparable while the number stays).",
@@ -179,6 +181,7 @@ def inspect_rows(paths: Sequence[str]) -> list[dict[str, Any]]:
                 "samples": int(record["completed_samples"])
                 if _number(record.get("completed_samples")) is not None
                 else 0,
+                "errored": _errored(record),
                 "total": int(total) * epochs if total is not None else None,
                 "epochs": epochs,
                 "task_version": str(record["task_version"]),
@@ -189,6 +192,12 @@ def inspect_rows(paths: Sequence[str]) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def _errored(record: Mapping[str, Any]) -> int:
+    """Errored sample-epochs of an `evals_df` record (`lgmt_tasks.report.logs.errored_samples`, from its columns)."""
+    run, completed = _number(record.get("total_samples")), _number(record.get("completed_samples"))
+    return max(0, int(run) - int(completed)) if run is not None and completed is not None else 0
 
 
 def lm_eval_task(name: str) -> tuple[str, str] | None:
@@ -246,6 +255,7 @@ def lm_eval_rows(path: str | Path) -> list[dict[str, Any]]:
                 "status": COMPLETE_STATUS,
                 **_metric_cells(suite, metrics),
                 "samples": sum(int(c.get("effective", 0)) for c in counts) if counts else None,
+                "errored": None,
                 "total": sum(int(c.get("original", 0)) for c in counts) if counts else None,
                 "epochs": None,
                 "task_version": str((data.get("versions") or {}).get(name, metadata.get("version", ""))),

@@ -85,21 +85,40 @@ class LogSelection:
         unreadable: (log, reason) of every log that could not be read (skipped).
         incomplete: (log, status) of every log of an unfinished run left out (none with `include_incomplete`).
         superseded: Logs dropped by `latest` because a newer log of the same run was found.
+        errored: (log, errored, run) of every reported log some of whose samples errored (`errored_samples`).
     """
 
     paths: list[str] = field(default_factory=list)
     unreadable: list[tuple[str, str]] = field(default_factory=list)
     incomplete: list[tuple[str, str]] = field(default_factory=list)
     superseded: list[str] = field(default_factory=list)
+    errored: list[tuple[str, int, int]] = field(default_factory=list)
 
     def warnings(self) -> list[str]:
-        """One line per log left out that the user did not ask to leave out (unreadable or incomplete)."""
+        """One line per log left out that the user did not ask to leave out, and per reported log with errors."""
         lines = [f"warning: skipped unreadable log {path} ({reason})" for path, reason in self.unreadable]
         lines += [
             f"warning: left out log {path} of an unfinished run (status: {status}; --include-incomplete shows it)"
             for path, status in self.incomplete
         ]
+        lines += [
+            f"warning: {errored} of the {run} samples of {path} errored and are in none of its metrics "
+            "(the run went on past errors); `inspect eval-retry` runs them again"
+            for path, errored, run in self.errored
+        ]
         return lines
+
+
+def errored_samples(log: EvalLog) -> int:
+    """Sample-epochs of a run that ended in an error and were not scored (a run with `fail_on_error` off).
+
+    Inspect counts them as run (`results.total_samples`) but not completed (`results.completed_samples`), and reports
+    the metrics of the completed ones only, with status `success`: a figure over 11 of 30 groups looks like one
+    over 30 unless this count is shown beside it.
+    """
+    if log.results is None:
+        return 0
+    return max(0, log.results.total_samples - log.results.completed_samples)
 
 
 def read_header(path: str) -> EvalLog:
@@ -148,6 +167,11 @@ def select_logs(paths: Iterable[str | Path], *, latest: bool = False, include_in
         selection.superseded = [path for path, _ in found if path not in names]
         found = kept
     selection.paths = [path for path, _ in found]
+    selection.errored = [
+        (path, errored_samples(header), header.results.total_samples if header.results else 0)
+        for path, header in found
+        if errored_samples(header)
+    ]
     return selection
 
 

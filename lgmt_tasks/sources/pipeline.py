@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from lgmt_tasks.builders.cache import BUILD_LOGGER
@@ -71,6 +72,9 @@ class SourceConfig:
             raise ValueError(f"source={self.source!r}: expected one of {', '.join(SOURCES)}")
         if self.source not in PATHLESS_SOURCES and not self.source_path:
             raise ValueError(f"source={self.source!r} needs source_path (a file or folder of its records)")
+        if self.source not in PATHLESS_SOURCES and not Path(str(self.source_path)).expanduser().exists():
+            # checked with the parameters, before anything is built (a missing file used to fail mid-build)
+            raise ValueError(f"source_path={self.source_path!r}: no such file or folder (the {self.source} records)")
         if self.source == "qmfol":
             if self.source_path:
                 raise ValueError(f"source='qmfol' builds its problems and reads no records: drop {self.source_path!r}")

@@ -452,7 +452,7 @@ def pooled_counts(rows: list[dict[str, Any]], unparsed: set[str]) -> dict[str, A
     return counts
 
 
-def test_the_pooled_headline_is_the_pooled_count_with_one_category_all_unparsed(built_dataset):
+def test_the_pooled_headline_is_the_pooled_count_with_one_category_all_unparsed(built_dataset, tmp_path):
     """Issue #41: MR-C is all unparsed, the others have known violations; lm-eval's `lgmt` reports the pooled
     rates (never NaN while any group parsed) and the Inspect task `lgmt` reports the same on the same rows."""
     from inspect_ai import eval as inspect_eval
@@ -495,7 +495,7 @@ def test_the_pooled_headline_is_the_pooled_count_with_one_category_all_unparsed(
         lgmt(dataset=built_dataset, prompting="zero_shot"),
         model=get_model("mockllm/model", custom_outputs=reply),
         display="none",
-        log_dir=str(Path(built_dataset).parent / "inspect-logs"),
+        log_dir=str(tmp_path),
     )
     assert log.status == "success" and log.results is not None
     inspect_metrics = {name: m.value for score in log.results.scores for name, m in score.metrics.items()}

@@ -134,6 +134,15 @@ def test_every_task_refuses_a_bad_argument_in_one_line_before_building(
     assert not cache.exists()  # refused before any build wrote its cache
 
 
+@pytest.mark.parametrize("name", [*LGMT_TASKS, "lexical"])
+def test_a_missing_source_path_is_refused_in_one_line_before_building(name: str, cache: Path, tmp_path: Path) -> None:
+    missing = str(tmp_path / "no" / "folio.jsonl")
+    with pytest.raises(TaskParameterError) as raised:
+        getattr(entry_point, name)(source="folio", source_path=missing)
+    assert str(raised.value) == f"{name}: source_path={missing!r}: no such file or folder (the folio records)"
+    assert not cache.exists()  # refused before any build wrote its cache
+
+
 def test_a_value_error_of_task_creation_keeps_its_cause_for_python_callers() -> None:
     with pytest.raises(TaskParameterError, match="^mr_c: translator='llm': expected one of") as raised:
         entry_point.mr_c(translator="llm")
