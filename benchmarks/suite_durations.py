@@ -105,6 +105,12 @@ def render(records: dict[str, dict[str, Any]]) -> str:
         "",
     ]
     labels = list(records)
+    lines += ["| run | wall (min) | pytest | line coverage |", "|---|---:|---|---:|"]
+    for label, record in records.items():
+        covered = f"{record['coverage_percent']}%" if record.get("coverage_percent") else "–"
+        cells = [label, f"{record['wall_s'] / 60:.1f}", str(record["pytest_summary"]), covered]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines.append("")
     folders = sorted({f for r in records.values() for f in r["by_folder"]})
     lines += ["## By folder (seconds)", "", "| folder | " + " | ".join(labels) + " |"]
     lines += ["|---|" + "---:|" * len(labels)]
@@ -148,7 +154,11 @@ def main() -> None:
     parser.add_argument("--command", help="with --from-log: the command that ran")
     parser.add_argument("--note", help="a sentence recorded with the label (what differed, what was measured)")
     parser.add_argument("pytest_args", nargs="*", help="passed on to pytest (after --)")
+    parser.add_argument("--render-only", action="store_true", help="rewrite the page from the recorded labels")
     args = parser.parse_args()
+    if args.render_only:
+        PAGE.write_text(render(json.loads(RESULTS.read_text(encoding="utf-8"))) + "\n", encoding="utf-8")
+        return
     load_before = [round(x, 2) for x in os.getloadavg()]
     if args.from_log:
         log, wall = args.from_log.read_text(encoding="utf-8"), float(args.wall_s or 0)
