@@ -1,10 +1,10 @@
 """Every builder still makes what the committed datasets were made with: a slice of each, rebuilt and compared.
 
-The full byte-for-byte rebuild of `datasets/<suite>` is `make reproduce` (about 4 minutes on two cores); this is its share of
-`make test`. Each suite's slice (`tests/slices.py`: the default options, fewer items, every phase of the builder) is
-built once per run and its files are compared with the digests `make datasets` recorded when it last rebuilt the
-committed datasets (`tests/reproduce_slices.json`). A difference means a builder or card changed its output: rebuild
-with `make datasets` (which rewrites the record too) and check the whole builds with `make reproduce`.
+The full byte-for-byte rebuild of `datasets/<suite>` is `make reproduce` (about 4 minutes on two cores); this is its
+share of `make test`. Each suite's slice (`tests/slices.py`: the default options, fewer items, every phase of the
+builder) is built once per run and its files are compared with the digests `make datasets` recorded when it last
+rebuilt the committed datasets (`tests/reproduce_slices.json`). A difference means a builder or card changed its
+output: rebuild with `make datasets` (which rewrites the record too) and check the whole builds with `make reproduce`.
 """
 
 from __future__ import annotations
