@@ -313,7 +313,9 @@ class MultiRequestTask(ConfigurableTask):
 
         Args:
             doc: One document.
-            ctx: The unit contexts from `fewshot_context`.
+            ctx: The unit contexts from `fewshot_context`; or one string, as lm-eval's generic task checks pass
+                (`tests/test_tasks.py`: `ctx=task.doc_to_text(doc)`): the first unit's context, the others then
+                built in the plain-text layout.
             **kwargs: lm-eval's request metadata (`metadata=(task, doc_id, repeats)`); `apply_chat_template` and
                 `chat_template` were consumed by `fewshot_context` already and are dropped here.
 
@@ -321,10 +323,12 @@ class MultiRequestTask(ConfigurableTask):
             The requests, numbered as the class docstring says.
 
         Raises:
-            TypeError: If `ctx` is not the list of unit contexts.
+            TypeError: If `ctx` is neither the list of unit contexts nor a string.
         """
         kwargs.pop("apply_chat_template", None)
         kwargs.pop("chat_template", None)
+        if isinstance(ctx, str):
+            ctx = [ctx, *self.fewshot_context(doc, 0)[1:]]
         if not isinstance(ctx, list):
             raise TypeError(f"{self.config.task}: expected one context per {self.UNIT}, got {type(ctx).__name__}")
         if self.OUTPUT_TYPE == "generate_until":

@@ -54,6 +54,8 @@ def base_yaml() -> str:
         "test_split: test",
         NO_FEWSHOT_COMMENT,
         "doc_to_target: answer",
+        "# No target delimiter: the task class builds every request itself (never context + delimiter + target).",
+        'target_delimiter: ""',
         # no dataset_kwargs: the dataset parameters' defaults are `divlogiceval.config.SCHEMA`'s lm-eval defaults
         "metric_list:",
     ]

@@ -42,6 +42,8 @@ def base_yaml() -> str:
         "test_split: test",
         "# No num_fewshot: LexicalTask refuses --num_fewshot N > 0 (prompting few_shot instead).",
         "doc_to_target: label",
+        "# No target delimiter: the task class builds every request itself (never context + delimiter + target).",
+        'target_delimiter: ""',
         "# No dataset parameters: their defaults are the schema's (`lexical.config.SCHEMA`, read by `load_docs`).",
         "metric_list:",
     ]
