@@ -19,6 +19,8 @@ from click.testing import CliRunner
 
 from lgmt_tasks.cli import main
 
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
 ROOT = Path(__file__).resolve().parents[1]
 UNWRITABLE = "/proc/lgmt-out"
 """A path no one can create, root included (os.access says yes to root everywhere)."""
@@ -85,6 +87,33 @@ def test_a_binary_source_file_is_one_line_naming_it(tmp_path: Path, command: lis
     assert result.exit_code == 1, result.output
     line = _one_error_line(result.output)
     assert str(binary) in line and "not a UTF-8 text file" in line
+
+
+@pytest.mark.parametrize("content", [b"", b"\n\n", b'{"no": "folio fields"}\nnot json\n'])
+def test_audit_source_and_build_both_exit_1_on_a_file_with_no_usable_record(tmp_path: Path, content: bytes) -> None:
+    source = tmp_path / "folio.jsonl"
+    source.write_bytes(content)
+    audit = CliRunner().invoke(main, ["audit-source", "folio", str(source), "--no-progress"])
+    build = CliRunner().invoke(main, ["build", "lgmt", "--source", "folio", "--source-path", str(source), "--out",
+                                      str(tmp_path / "out"), "--mr", "MR-P5"])  # fmt: skip
+    assert audit.exit_code == build.exit_code == 1, (audit.output, build.output)
+    line = _one_error_line(audit.output)
+    assert line.startswith(f"Error: no usable folio problem in {source}: ") and line == _one_error_line(build.output)
+
+
+def test_a_line_that_is_not_utf8_is_skipped_and_counted_like_a_line_that_is_not_json(tmp_path: Path) -> None:
+    from lgmt_tasks.sources.common import LoadReport
+    from lgmt_tasks.sources.load import iter_problems
+
+    good = (DATA / "folio" / "folio_v2_validation.jsonl").read_bytes().splitlines(keepends=True)[:3]
+    source = tmp_path / "folio.jsonl"
+    source.write_bytes(good[0] + b"caf\xe9 latin-1\n" + good[1] + b"not json\n" + good[2])
+    report = LoadReport("folio")
+    problems = list(iter_problems("folio", source, report))
+    assert len(problems) == 3  # every good line is still read
+    assert report.skipped == {"not UTF-8 text": 1, "invalid JSON": 1}
+    [latin] = [d for d in report.details if d.category == "not UTF-8 text"]
+    assert (latin.line, latin.column) == (2, 4)  # the first byte that is not UTF-8
 
 
 def test_build_refuses_an_unwritable_out_before_building() -> None:

@@ -101,3 +101,6 @@ def audit_source_command(
         click.echo(result.to_text())
         if report_path is not None:
             click.echo(f"{len(result.disagreements)} disagreements written to {report_path}")
+    if result.problems == 0 and limit != 0:  # nothing to audit: an error, as `lgmt build` on the same file
+        skipped = dict(result.skipped.most_common())
+        raise click.ClickException(f"no usable {source} problem in {path}: {result.records} records, skipped {skipped}")

@@ -56,6 +56,7 @@ SKIP_DUPLICATE = "duplicate id"
 SKIP_MISSING_FIELD = "missing field"
 SKIP_WRONG_TYPE = "wrong field type"
 SKIP_INVALID_JSON = "invalid JSON"
+SKIP_NOT_UTF8 = "not UTF-8 text"
 
 
 class SourceRecordError(ValueError):

@@ -18,7 +18,6 @@ from lgmt_tasks.sources import folio, logicnli, proverqa
 from lgmt_tasks.sources.case import Case
 from lgmt_tasks.sources.common import (
     SKIP_DUPLICATE,
-    SKIP_INVALID_JSON,
     SKIP_LAYOUT,
     SOURCE_NAMES,
     UNIFY_MODES,
@@ -159,10 +158,10 @@ def _mapping(record: object, ref: str) -> dict[str, Any]:
     """The record as a dict, or a skip: an unreadable line, or a JSON value that is not an object.
 
     Raises:
-        SourceRecordError: `SKIP_INVALID_JSON` or `SKIP_LAYOUT`, named by `ref` (file and position).
+        SourceRecordError: `SKIP_INVALID_JSON`, `SKIP_NOT_UTF8` or `SKIP_LAYOUT`, named by `ref` (file and position).
     """
     if isinstance(record, UnreadableRecord):
-        raise SourceRecordError(ref, "<record>", record.reason, SKIP_INVALID_JSON)
+        raise SourceRecordError(ref, "<record>", record.reason, record.skip)
     if not isinstance(record, Mapping):
         raise SourceRecordError(
             ref, "<record>", f"a record must be a JSON object, got {type(record).__name__}", SKIP_LAYOUT

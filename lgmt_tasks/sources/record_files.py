@@ -13,14 +13,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lgmt_tasks.sources.common import RecordLocation, SourceDataError
+from lgmt_tasks.sources.common import SKIP_INVALID_JSON, SKIP_NOT_UTF8, RecordLocation, SourceDataError
 
 
 @dataclass(frozen=True)
 class UnreadableRecord:
-    """What `read_records` yields in place of a line that is not valid JSON: the reason, for the skip."""
+    """What `read_records` yields in place of a line that is not valid JSON or not UTF-8: why, and the skip's name."""
 
     reason: str
+    skip: str = SKIP_INVALID_JSON
 
 
 def read_records(path: str | Path) -> Iterator[tuple[Any, Path, int]]:
@@ -38,14 +39,16 @@ def read_located_records(path: str | Path) -> Iterator[tuple[Any, Path, int, Rec
 
     A folder is read non-recursively, files in name order, ``*.jsonl`` and ``*.json`` only (so a ``raw/``
     sub-folder or a licence file next to the data is ignored). A ``.json`` file holds one JSON array (the raw
-    ProverQA layout) or one object per line. A line that is not valid JSON is yielded as an `UnreadableRecord`
-    (one bad line must not stop the build, nor vanish: `iter_problems` counts it as a skip); a record may also be
-    any JSON value, which the caller checks. `location` is the 1-based line and column where the record starts.
+    ProverQA layout) or one object per line. A line that is not valid JSON, or not UTF-8 text, is yielded as an
+    `UnreadableRecord` (one bad line must not stop the build, nor vanish: `iter_problems` counts it as a skip); a
+    record may also be any JSON value, which the caller checks. `location` is the 1-based line and column where the
+    record starts.
 
     Raises:
         FileNotFoundError: `path` does not exist.
-        SourceDataError: A folder holds no data file, a file is not UTF-8 text (a binary file), or a ``.json``
-            file that opens as an array is not valid JSON as a whole (no record can be told apart from the next).
+        SourceDataError: A folder holds no data file, a file is binary (a NUL byte or a compressed file's magic
+            number: not text at all), a JSON array file is not UTF-8, or a ``.json`` file that opens as an array is
+            not valid JSON as a whole (no record can be told apart from the next).
     """
     root = Path(path)
     if not root.exists():
@@ -54,13 +57,17 @@ def read_located_records(path: str | Path) -> Iterator[tuple[Any, Path, int, Rec
     if not files:
         raise SourceDataError(f"no .json or .jsonl files in {root}")
     for file in files:
+        data = file.read_bytes()
         try:
-            text = file.read_text(encoding="utf-8")
-        except UnicodeDecodeError as exc:  # a binary file (a .gz, a Parquet file) or another encoding
-            raise SourceDataError(
-                f"{file}: not a UTF-8 text file (byte {exc.start}: {exc.reason}); source records are JSON or "
-                "JSON Lines text (decompress a .gz first)"
-            ) from None
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if _binary(data) or data.lstrip().startswith(b"["):  # not text at all, or one array (no lines to skip)
+                raise SourceDataError(
+                    f"{file}: not a UTF-8 text file (byte {exc.start}: {exc.reason}); source records are JSON or "
+                    "JSON Lines text (decompress a .gz first)"
+                ) from None
+            # a text file with some lines in another encoding: those lines are skipped and counted, as bad JSON is
+            text = data.decode("utf-8", errors="surrogateescape")
         if file.suffix == ".json" and text.lstrip().startswith("["):
             for index, (record, location) in enumerate(_array_elements(text, file)):
                 yield record, file, index, location
@@ -75,13 +82,31 @@ def _jsonl_records(text: str, file: Path) -> Iterator[tuple[Any, Path, int, Reco
         if not line.strip():
             continue
         column = len(line) - len(line.lstrip()) + 1
-        try:
-            record: Any = json.loads(line)
-        except json.JSONDecodeError as exc:
-            record = UnreadableRecord(f"line is not valid JSON: {exc}")
-            column = exc.colno
+        undecodable = _UNDECODED.search(line)
+        record: Any
+        if undecodable is not None:
+            record = UnreadableRecord("line is not UTF-8 text", SKIP_NOT_UTF8)
+            column = undecodable.start() + 1
+        else:
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                record = UnreadableRecord(f"line is not valid JSON: {exc}")
+                column = exc.colno
         yield record, file, index, RecordLocation(file.name, number, column)
         index += 1
+
+
+_UNDECODED = re.compile("[\udc80-\udcff]")
+"""A byte that was not UTF-8, as `surrogateescape` decoding keeps it (a lone surrogate no UTF-8 text contains)."""
+
+_BINARY_MAGIC = (b"\x1f\x8b", b"PK\x03\x04", b"PAR1", b"BZh", b"\xfd7zXZ", b"(\xb5/\xfd")
+"""gzip, zip, Parquet, bzip2, xz and zstd files: compressed or binary, never records with a bad line."""
+
+
+def _binary(data: bytes) -> bool:
+    """Whether `data` is a binary file rather than text (a NUL byte, or a compressed or columnar format's magic)."""
+    return b"\x00" in data or data.startswith(_BINARY_MAGIC)
 
 
 _JSON_SPACE = re.compile(r"[ \t\n\r]*")
