@@ -11,7 +11,13 @@ from typing import Any, TypeVar
 
 import click
 
-from lgmt_tasks.hub.output import OutputFolderError, check_output_folder, write_output_folder
+from lgmt_tasks.hub.output import (
+    OutputFolderError,
+    check_output_folder,
+    claim_output_folder,
+    release_output_folder,
+    write_output_folder,
+)
 
 _Command = TypeVar("_Command", bound=Callable[..., object])
 
@@ -44,9 +50,14 @@ def out_option(example: str, required: bool = True) -> Callable[[_Command], _Com
 
 
 def check_out(out: str, overwrite: bool) -> None:
-    """Refuse a bad `--out` before building (a build can take minutes), as one `Error:` line."""
+    """Refuse a bad `--out` before building (a build can take minutes), as one `Error:` line, and claim it.
+
+    The claim (`claim_output_folder`) makes a second build started with the same `--out` fail here, before it builds;
+    `write_out` releases it.
+    """
     try:
         check_output_folder(out, overwrite=overwrite)
+        claim_output_folder(out)
     except OutputFolderError as exc:
         raise click.ClickException(str(exc)) from None
 
@@ -57,6 +68,8 @@ def write_out(out: str, write: Callable[[Path], object], overwrite: bool) -> Pat
         return write_output_folder(out, write, overwrite=overwrite)
     except OutputFolderError as exc:
         raise click.ClickException(str(exc)) from None
+    finally:
+        release_output_folder(out)
 
 
 def source_options(

@@ -15,6 +15,10 @@ A previous build of ours is recognised by what `write_build_repo` writes and not
 YAML front matter whose `tags` hold ``lgmt-tasks`` and whose `configs` declare the data files, `build_stats.json`,
 and no file besides those and the declared data files (empty folders are allowed).
 
+Two builds started with the same DIR: the first to check DIR claims it (`claim_output_folder`, an OS file lock under
+the system's temporary folder, keyed by DIR's absolute path, held until its build is written or its process ends);
+the second is refused before it builds, instead of building for minutes and then finding DIR taken.
+
 The build is written into a fresh folder beside DIR (``.DIR.lgmt-…``) and moved into place only once complete, so
 an interrupted or failing build leaves the old DIR as it was. Replacing a previous build is two renames (old DIR
 aside, new folder in) and then the removal of the old build's own files; if the process dies between the renames,
@@ -145,6 +149,47 @@ def check_output_folder(out: str | Path, *, overwrite: bool = False) -> None:
         )
     if not overwrite:
         raise OutputFolderError(f"--out {out} holds a previous lgmt build: pass --overwrite to replace it")
+
+
+_CLAIMS: dict[Path, Any] = {}
+"""The output folders this process has claimed (`claim_output_folder`), with their `filelock.FileLock`."""
+
+
+def claim_output_folder(out: str | Path) -> None:
+    """Claim `out` for this process's build, so that a second build writing it now is refused before it builds.
+
+    Re-entrant within a process; released by `release_output_folder` (or when the process ends, even if killed).
+
+    Raises:
+        OutputFolderError: Another process holds the claim.
+    """
+    import hashlib
+
+    from filelock import FileLock, Timeout
+
+    path = Path(out).expanduser().resolve()
+    lock = _CLAIMS.get(path)
+    if lock is None:
+        folder = Path(tempfile.gettempdir()) / "lgmt-out-locks"
+        folder.mkdir(exist_ok=True)
+        lock = FileLock(str(folder / (hashlib.sha256(str(path).encode()).hexdigest()[:24] + ".lock")))
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        raise OutputFolderError(
+            f"--out {out}: another lgmt build is writing this folder now; nothing was built: wait for it to finish "
+            "or choose another folder"
+        ) from None
+    _CLAIMS[path] = lock
+
+
+def release_output_folder(out: str | Path) -> None:
+    """Release this process's claim on `out` (a no-op without one)."""
+    path = Path(out).expanduser().resolve()
+    lock = _CLAIMS.get(path)
+    if lock is not None:
+        lock.release(force=True)
+        del _CLAIMS[path]
 
 
 def check_writable_parent(out: str | Path, flag: str = "--out", *, into: bool = False) -> None:

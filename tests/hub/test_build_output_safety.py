@@ -139,3 +139,24 @@ def test_empty_or_absent_folders_are_written_and_the_build_cache_still_works(tmp
     cached = cached_repo("toy", {"seed": 0}, lambda folder: _toy_build(folder), build_revision=1)
     assert is_build_folder(cached)
     assert load_dataset_repo(cached)["x"] == [1.0, 2.0]
+
+
+def test_a_second_build_with_the_same_out_is_refused_before_it_builds(tmp_path: Path) -> None:
+    """Another process is building into `--out` (this test holds its claim): `lgmt build` refuses at once."""
+    import subprocess
+    import sys
+
+    from lgmt_tasks.hub.output import claim_output_folder, release_output_folder
+
+    out = tmp_path / "out"
+    claim_output_folder(out)
+    try:
+        command = [sys.executable, "-m", "lgmt_tasks.cli", "build", "logicasker", "--rule", "modus ponens"]
+        run = subprocess.run([*command, "--per-skill", "1", "--out", str(out)], capture_output=True, text=True)
+    finally:
+        release_output_folder(out)
+    assert run.returncode == 1, run.stderr
+    assert f"Error: --out {out}: another lgmt build is writing this folder now" in run.stderr
+    assert "tests (" not in run.stdout + run.stderr and not out.exists()  # refused before building
+    again = subprocess.run([*command, "--per-skill", "1", "--out", str(out)], capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr  # the claim is gone with its holder's release
