@@ -131,7 +131,7 @@ SUITES: tuple[Suite, ...] = (
   booktitle = {Proceedings of the 2024 Conference on Empirical Methods in Natural Language Processing},
   year      = {2024}
 }""",
-        version="4-A",
+        version="5-A",
         tasks=("logicasker",),
         lm_eval_tasks=("lgmt_logicasker", "lgmt_logicasker_loglik"),
         columns=frozenset({"premises_fol", "conclusion_fol", "answer", "problem_type"}),
@@ -188,7 +188,7 @@ SUITES: tuple[Suite, ...] = (
   journal = {arXiv preprint arXiv:2606.20227},
   year    = {2026}
 }""",
-        version="4-A",
+        version="5-A",
         tasks=("qmfol",),
         lm_eval_tasks=("lgmt_qmfol",),
         columns=frozenset({"premises_fol", "conclusion_fol", "label", "rules_fol", "facts_fol"}),

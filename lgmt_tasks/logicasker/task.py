@@ -29,6 +29,11 @@ from lgmt_tasks.task_params import validated_args
 VERSION = suite("logicasker").version
 """Declared once, in the suite registry (`lgmt_tasks.suites`); the lm-eval YAMLs carry the same value."""
 
+TEMPERATURE = 0.0
+"""The tasks' temperature (`Task.config`). The paper does not give one; the authors' code queries every model at
+temperature 0 (yxwan123/LogicAsker `script/apis.py` lines 68, 88 and 133), as our lm-eval configs do. A run's own
+`--temperature` wins (Inspect merges it over the task's)."""
+
 Demonstrations = Literal["none", "random", "weakness"]
 DEMONSTRATION_MODES: tuple[str, ...] = ("none", "random", "weakness")
 
@@ -104,6 +109,7 @@ def logicasker(
     # imported here, not at module level: Inspect imports every installed plugin (this module among them) before any
     # eval (`tests/test_import_graph.py`, `benchmarks/bench_import.py`)
     from inspect_ai.dataset import MemoryDataset
+    from inspect_ai.model import GenerateConfig
 
     from lgmt_tasks.logicasker.dataset import load_logicasker, record_to_sample
     from lgmt_tasks.scorers.logicasker import yes_no_answer
@@ -136,6 +142,7 @@ def logicasker(
         dataset=MemoryDataset(samples, name="logicasker"),
         solver=logicasker_generate(shown),
         scorer=yes_no_answer(),
+        config=GenerateConfig(temperature=TEMPERATURE),
         version=VERSION,
         metadata={"demonstrations": shown, **loaded.task_metadata},
     )

@@ -23,6 +23,13 @@ from lgmt_tasks.task_params import Values, validated_args
 VERSION = suite("qmfol").version
 """Declared once, in the suite registry (`lgmt_tasks.suites`); the lm-eval YAMLs carry the same value."""
 
+TEMPERATURE = 1.0
+"""The tasks' temperature (`Task.config`): QMFOL §4 ("Model Configuration") runs GPT, Gemini and Claude at their
+default configuration with temperature 1, "as lower values may lead to unexpected behavior, such as looping or
+degraded performance", and Qwen at its official recommended settings. A run's own `--temperature` wins (e.g.
+`--temperature 0.6` for Qwen3's thinking mode, or 0 for a reproducible local run); the lm-eval config decodes
+greedily."""
+
 
 @task
 @validated_args
@@ -70,6 +77,7 @@ def qmfol(
     # imported here, not at module level: Inspect imports every installed plugin (this module among them) before any
     # eval (`tests/test_import_graph.py`, `benchmarks/bench_import.py`)
     from inspect_ai.dataset import MemoryDataset
+    from inspect_ai.model import GenerateConfig
 
     from lgmt_tasks.qmfol.dataset import load_qmfol, record_to_sample
     from lgmt_tasks.scorers.qmfol import qmfol_scorer
@@ -93,6 +101,7 @@ def qmfol(
         dataset=MemoryDataset([record_to_sample(r, padding_tokens) for r in rows.to_list()], name="qmfol"),
         solver=qmfol_generate(prefill),
         scorer=qmfol_scorer(),
+        config=GenerateConfig(temperature=TEMPERATURE),
         version=VERSION,
         metadata=loaded.task_metadata,
     )

@@ -13,7 +13,7 @@ from lgmt_tasks.task_configs.qmfol.utils import AGGREGATIONS
 HERE = Path(__file__).resolve().parent
 NAME = "lgmt_qmfol.yaml"
 UTILS = "lgmt_tasks.task_configs.qmfol.utils"
-VERSION = "4-A"
+VERSION = "5-A"
 
 LOWER_IS_BETTER = frozenset({"unparsed_rate"})
 NEUTRAL_PREFIX = "dist_"  # a share of answers: neither higher nor lower is better, except on the diagonal
