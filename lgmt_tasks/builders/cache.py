@@ -250,8 +250,37 @@ def entry_lock(target: Path, suite: str) -> Iterator[None]:
         lock.release()
 
 
+def unfinished_folders(target: Path) -> list[Path]:
+    """The temporary folders of `target`'s entry (`.<suite>-<hash>-…`: a build being written, or left by one killed)."""
+    return sorted(p for p in target.parent.glob(f".{target.name}-*") if p.is_dir() and not p.is_symlink())
+
+
+def build_in_progress(folder: Path) -> bool:
+    """Whether the unfinished build folder `folder` (`.<suite>-<hash>-…`) is being written now: its entry is locked.
+
+    A folder whose entry's lock is free was left by a build that stopped (killed, out of memory, a power cut).
+    """
+    from filelock import FileLock, Timeout
+
+    digest = folder.name.lstrip(".").rsplit("-", 1)[0].removesuffix("-damaged")
+    lock = FileLock(str(folder.with_name(digest + LOCK_SUFFIX)))
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        return True
+    lock.release()
+    return False
+
+
 def write_entry(suite: str, key: dict[str, Any], write: Callable[[Path], object], target: Path) -> None:
-    """Build into a temporary folder beside `target`, record its fingerprint and rename it into place."""
+    """Build into a temporary folder beside `target`, record its fingerprint and rename it into place.
+
+    Called with the entry's lock held, so any temporary folder of the entry already there was left by a build that
+    stopped: it is removed first, and said.
+    """
+    for stale in unfinished_folders(target):
+        shutil.rmtree(stale, ignore_errors=True)
+        say(f"removed {stale}, left by a {suite} build that stopped before it finished")
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
     try:
         say(f"building {suite} dataset for {described(key)} (first use; cached in {target})...")

@@ -16,6 +16,7 @@ from lgmt_tasks.hub.output import (
     check_output_folder,
     claim_output_folder,
     release_output_folder,
+    remove_stale_staging,
     write_output_folder,
 )
 
@@ -53,13 +54,15 @@ def check_out(out: str, overwrite: bool) -> None:
     """Refuse a bad `--out` before building (a build can take minutes), as one `Error:` line, and claim it.
 
     The claim (`claim_output_folder`) makes a second build started with the same `--out` fail here, before it builds;
-    `write_out` releases it.
+    `write_out` releases it. Holding it, the staging folders a killed build left beside `--out` are removed (said).
     """
     try:
         check_output_folder(out, overwrite=overwrite)
         claim_output_folder(out)
     except OutputFolderError as exc:
         raise click.ClickException(str(exc)) from None
+    for folder in remove_stale_staging(out):
+        click.echo(f"removed {folder}, left by a build into --out {out} that was stopped before it finished", err=True)
 
 
 def write_out(out: str, write: Callable[[Path], object], overwrite: bool) -> Path:

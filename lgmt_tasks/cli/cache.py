@@ -192,14 +192,17 @@ def select(
     """The entries a `clear` selection names.
 
     `--builds` takes every build and every loader copy; `--suite` takes that suite's builds and the loader copies
-    of those builds; `--model` the converted model. A folder still being written is taken only by `--all`, since a
-    running task may be writing it.
+    of those builds; `--model` the converted model. An unfinished build folder is taken with them only when it was
+    left by a build that stopped (its entry's lock is free, `build_in_progress`); one being written now, and any
+    other unfinished folder, only by `--all`.
     """
+    from lgmt_tasks.builders.cache import build_in_progress
+
     chosen = []
     for entry in entries:
         if everything:
             chosen.append(entry)
-        elif not entry.complete:
+        elif not entry.complete and (entry.kind != "build" or build_in_progress(entry.path)):
             continue
         elif entry.kind == "model" and model:
             chosen.append(entry)

@@ -183,6 +183,30 @@ def claim_output_folder(out: str | Path) -> None:
     _CLAIMS[path] = lock
 
 
+def remove_stale_staging(out: str | Path) -> list[Path]:
+    """Remove the staging folders beside `out` that builds killed before finishing left (`.DIR.lgmt-<hex>`).
+
+    Only with this process's claim on `out` (`claim_output_folder`): every other build of `out` is then refused, so
+    no staging folder beside it can belong to a build still running. A `.DIR.lgmt-old-…` folder (a previous build
+    moved aside) is kept. Returns what was removed.
+    """
+    path = Path(out).expanduser().resolve()
+    if path not in _CLAIMS:
+        raise ValueError(f"--out {out}: not claimed by this process; its staging folders may be in use")
+    removed = []
+    for folder in sorted(path.parent.glob(f".{path.name}.lgmt-*")):
+        suffix = folder.name.removeprefix(f".{path.name}.lgmt-")
+        if (
+            folder.is_dir()
+            and not folder.is_symlink()
+            and len(suffix) == 8
+            and all(c in "0123456789abcdef" for c in suffix)
+        ):
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    return removed
+
+
 def release_output_folder(out: str | Path) -> None:
     """Release this process's claim on `out` (a no-op without one)."""
     path = Path(out).expanduser().resolve()

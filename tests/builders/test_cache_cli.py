@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from lgmt_tasks.builders.cache import cached_repo
+from lgmt_tasks.builders.cache import cached_repo, entry_lock
 from lgmt_tasks.cli import main
 from lgmt_tasks.cli.cache import LOADER_DIR
 from lgmt_tasks.hub.repo import content_cache_dir
@@ -112,15 +112,26 @@ def test_dry_run_removes_nothing(cache: Cache) -> None:
     assert cache.lgmt.is_dir() and cache.model.is_dir()
 
 
-def test_an_unfinished_build_is_left_alone_unless_all(cache: Cache) -> None:
+def test_an_unfinished_build_is_left_alone_while_it_is_written_unless_all(cache: Cache) -> None:
     unfinished = cache.root / "builds" / ".lgmt-00000000000000aa-xyz"
     unfinished.mkdir()
     (unfinished / "half").write_text("x")
-    run("clear", "--builds")
-    assert unfinished.is_dir()
-    assert "(incomplete)" in run("list").output
-    run("clear", "--all")
-    assert not unfinished.exists()
+    with entry_lock(cache.root / "builds" / "lgmt-00000000000000aa", "lgmt"):  # a build writing it now
+        run("clear", "--builds")
+        assert unfinished.is_dir()
+        assert "(incomplete)" in run("list").output
+        run("clear", "--all")
+        assert not unfinished.exists()
+
+
+def test_clear_builds_removes_an_unfinished_build_whose_build_has_stopped(cache: Cache) -> None:
+    """A killed build leaves its temporary folder; its entry's lock is free, so `--builds` takes it, and says so."""
+    left = cache.root / "builds" / ".lgmt-00000000000000aa-xyz"
+    left.mkdir()
+    (left / "half").write_text("x")
+    result = run("clear", "--builds")
+    assert not left.exists()
+    assert "removed build lgmt" in result.output and str(left) in result.output
 
 
 def test_clear_all_never_follows_links_out_of_the_cache(cache: Cache, tmp_path: Path) -> None:

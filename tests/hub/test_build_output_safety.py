@@ -160,3 +160,17 @@ def test_a_second_build_with_the_same_out_is_refused_before_it_builds(tmp_path: 
     assert "tests (" not in run.stdout + run.stderr and not out.exists()  # refused before building
     again = subprocess.run([*command, "--per-skill", "1", "--out", str(out)], capture_output=True, text=True)
     assert again.returncode == 0, again.stderr  # the claim is gone with its holder's release
+
+
+def test_a_build_removes_the_staging_folders_a_killed_build_left_beside_out(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    killed = tmp_path / ".out.lgmt-0a1b2c3d"  # what a killed `lgmt build --out out` leaves
+    (killed / "data").mkdir(parents=True)
+    aside = tmp_path / ".out.lgmt-old-0a1b2c3d"  # a previous build moved aside: kept
+    aside.mkdir()
+    result = CliRunner().invoke(
+        main, ["build", "logicasker", "--rule", "modus ponens", "--per-skill", "1", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert not killed.exists() and aside.is_dir() and is_build_folder(out)
+    assert f"removed {killed}, left by a build into --out {out}" in result.stderr
