@@ -69,7 +69,7 @@ from lgmt_tasks.lgmt.frame import (
     split_variants,
     variant_columns,
 )
-from lgmt_tasks.report.suite_report import SuiteReport
+from lgmt_tasks.report.suite_report import NO_PARSED_GROUP, SuiteReport, no_parsed_group
 from lgmt_tasks.report.suite_tools import interval_bars, pyplot, save_png, slug
 from lgmt_tasks.scorers.intervals import wilson_interval
 from lgmt_tasks.scorers.pairwise import OUTCOME_KEYS, RATE_NAMES, RATES, acc_static_per_case
@@ -396,10 +396,13 @@ def suite_report(paths: list[str], out_dir: Path | None = None) -> SuiteReport:
 
 
 def _cell(row: pd.Series, name: str) -> str:
-    """`value ± stderr` to three decimals, `–` without a value (as in the paper's tables)."""
+    """`value ± stderr` to three decimals; `–` without a group (the paper), `no parsed group` without a parsed one.
+
+    A rate is NaN in both cases; the row's `groups` and `parsed` counts tell them apart.
+    """
     value, stderr = float(row[name]), float(row.get(f"{name}_stderr", math.nan))
     if math.isnan(value):
-        return "–"
+        return NO_PARSED_GROUP if no_parsed_group(row.get("groups"), row.get("parsed")) else "–"
     return f"{value:.3f}" if math.isnan(stderr) else f"{value:.3f} ± {stderr:.3f}"
 
 
@@ -432,7 +435,7 @@ def eval_report_section(path: str) -> str:
     lines = [
         "**Per variant of the laws:** this log holds groups of more than one variant (`paper`: the law as the paper "
         "reads it; `introduction`, `extended`: our variants). The metrics above and the log's per-relation metrics "
-        "pool them; here they are split (value ± standard error; – no group).",
+        "pool them; here they are split (value ± standard error; – no group; no parsed group: groups, none parsed).",
         "",
         f"| {' | '.join(names)} |",
         f"|{'---|' * len(names)}",

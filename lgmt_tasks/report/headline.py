@@ -14,6 +14,7 @@ import pandas as pd
 from inspect_ai.log import EvalLog, read_eval_log
 
 from lgmt_tasks.report.logs import errored_samples, find_logs, newest_per_run, read_header
+from lgmt_tasks.report.suite_report import NO_PARSED_GROUP
 from lgmt_tasks.report.suites import SUITE_METRICS, prompting_of, suite_of
 from lgmt_tasks.suites import SUITE_NAMES
 
@@ -73,8 +74,11 @@ def headline_table(paths: Iterable[str | Path], latest: bool = False) -> pd.Data
     return pd.DataFrame([metrics_row(read_eval_log(p, header_only=True)) for p in log_paths(paths, latest)])
 
 
-def _pm(value: object, stderr: object) -> str:
-    if not isinstance(value, (int, float)) or math.isnan(value):
+def _pm(value: object, stderr: object, samples: object = 0) -> str:
+    """`value ± stderr`; a NaN rate of a log with scored samples is a rate over no parsed group, and says so."""
+    if isinstance(value, (int, float)) and math.isnan(value):
+        return NO_PARSED_GROUP if isinstance(samples, (int, float)) and samples > 0 else "-"
+    if not isinstance(value, (int, float)):
         return "-"
     if isinstance(stderr, (int, float)) and not math.isnan(stderr):
         return f"{value:.3f} ± {stderr:.3f}"
@@ -97,7 +101,9 @@ def display_table(table: pd.DataFrame) -> pd.DataFrame:
     out = table[[c for c in keep if c in table]].copy()
     for rate in headline_metrics(table["task"] if "task" in table else []):
         if rate in table:
-            out[rate] = [_pm(v, s) for v, s in zip(table[rate], table.get(f"{rate}_stderr", [None] * len(table)))]
+            stderrs = table.get(f"{rate}_stderr", [None] * len(table))
+            samples = table.get("samples", [0] * len(table))
+            out[rate] = [_pm(v, s, n) for v, s, n in zip(table[rate], stderrs, samples, strict=True)]
     return out
 
 

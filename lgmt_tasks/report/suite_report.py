@@ -53,9 +53,24 @@ def write_tables(report: SuiteReport, out_dir: Path) -> list[Path]:
 MISSING = "–"
 """How a table's Markdown prints a missing value (the papers' dash; pandas would print `nan`)."""
 
+NO_PARSED_GROUP = "no parsed group"
+"""How a rate prints where there were groups but none with a parsed answer (a rate over no parsed group is NaN): one
+wording in every table, the headline included (`MISSING` stays for a row with no group at all)."""
+
+
+def no_parsed_group(groups: object, parsed: object) -> bool:
+    """Whether a row had groups (samples) but none with a parsed answer, read from its counts."""
+    try:
+        return float(groups) > 0 and float(parsed) == 0  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
+
 
 def markdown(table: pd.DataFrame) -> str:
     """A table as Markdown, floats to three decimals, missing values (NaN, None) as `MISSING`.
+
+    In a table with `groups` and `parsed` columns, a missing value of a row with groups but no parsed one prints as
+    `NO_PARSED_GROUP` instead.
 
     Only the columns that have a missing value are touched, so a table without one prints as `to_markdown` does; a
     numeric column keeps its numeric alignment even when every value is missing.
@@ -66,7 +81,19 @@ def markdown(table: pd.DataFrame) -> str:
     if not missing.any():
         return table.to_markdown(index=False, floatfmt=".3f")
     shown = table.copy()
+    unparsed_rows = (
+        [no_parsed_group(g, p) for g, p in zip(table["groups"], table["parsed"], strict=True)]
+        if "groups" in table and "parsed" in table
+        else [False] * len(table)
+    )
     for column in shown.columns[missing]:
-        shown[column] = shown[column].astype(object).where(shown[column].notna(), None)
+        cells = shown[column].astype(object)
+        values = [
+            value if pd.notna(value) else (NO_PARSED_GROUP if unparsed else None)
+            for value, unparsed in zip(cells, unparsed_rows, strict=True)
+        ]
+        if NO_PARSED_GROUP in values:  # a column with words: tabulate no longer formats its numbers, so we do
+            values = [f"{v:.3f}" if isinstance(v, float) else v for v in values]
+        shown[column] = pd.Series(values, index=shown.index, dtype=object)
     align = ["decimal" if pd.api.types.is_numeric_dtype(dtype) else "left" for dtype in table.dtypes]
     return shown.to_markdown(index=False, floatfmt=".3f", missingval=MISSING, colalign=align)
