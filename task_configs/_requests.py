@@ -84,7 +84,50 @@ def choices(
 # ------------------------------------------------------------------------------------------------------ the task
 
 
-class MultiRequestTask(ConfigurableTask):
+class FewshotRefusingTask(ConfigurableTask):
+    """A task built from its YAML (`class: !function ...`) that refuses `--num_fewshot N` (N > 0) before any request.
+
+    lgmt's tasks carry their demonstrations in their prompts (or have none in their paper), so a few-shot count from
+    lm-eval would either be ignored silently (a YAML `num_fewshot: 0`) or prepend documents that are not examples. A
+    subclass sets `FEWSHOT_HINT` (what to use instead). The YAML's `class` key, which lm-eval leaves in the config it
+    passes, is dropped (`TaskConfig` has no such field).
+    """
+
+    FEWSHOT_HINT: ClassVar[str]
+    """What to use instead of `--num_fewshot`."""
+
+    def __init__(
+        self,
+        data_dir: str | None = None,
+        cache_dir: str | None = None,
+        download_mode: datasets.DownloadMode | None = None,
+        config: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Build the task as lm-eval does, from its YAML config without the `class` key."""
+        config = {key: value for key, value in (config or {}).items() if key != "class"}
+        super().__init__(data_dir=data_dir, cache_dir=cache_dir, download_mode=download_mode, config=config)
+
+    def set_config(self, key: str, value: Any, update: bool = False) -> None:
+        """Set a config value as lm-eval does, but refuse a number of few-shot examples other than 0.
+
+        Why here: lm-eval applies `--num_fewshot N` (and `simple_evaluate(num_fewshot=N)`) with
+        `set_config("num_fewshot", N)` right after loading the tasks, unless the YAML sets `num_fewshot: 0`, in which
+        case it ignores the flag with an info message only. Our YAMLs therefore leave `num_fewshot` out and this
+        refuses it, before any request is built, with what to use instead (`FEWSHOT_HINT`). Without the flag lm-eval
+        sets 0, which passes.
+
+        Raises:
+            ValueError: On `num_fewshot` other than 0 (or None).
+        """
+        if key == "num_fewshot" and value:
+            raise ValueError(
+                f"{self.config.task}: num_fewshot={value} (--num_fewshot) is not supported: the task's documents are "
+                f"not few-shot examples; {self.FEWSHOT_HINT}"
+            )
+        super().set_config(key, value, update)
+
+
+class MultiRequestTask(FewshotRefusingTask):
     r"""A `ConfigurableTask` whose document holds several prompts (units), asked separately and scored together.
 
     Requests: unit `i` (in `unit_prompts` order) gets one `generate_until` request with `idx = i`, or one
@@ -113,9 +156,6 @@ class MultiRequestTask(ConfigurableTask):
 
     CONTINUATIONS: ClassVar[tuple[str, ...]]
     """The continuations scored after each context of a log-likelihood task (the possible answers)."""
-
-    FEWSHOT_HINT: ClassVar[str]
-    """What to use instead of `--num_fewshot` (the tasks' demonstrations are part of their prompts)."""
 
     system_prompt: str = ""
     """Put after `--system_instruction` in every context."""
@@ -191,25 +231,6 @@ class MultiRequestTask(ConfigurableTask):
             raise ValueError(f"{self.config.task}: the YAML must name its loader (custom_dataset: !function ...)")
         self.dataset = loader(**params)
         self.after_download(params)
-
-    def set_config(self, key: str, value: Any, update: bool = False) -> None:
-        """Set a config value as lm-eval does, but refuse a number of few-shot examples other than 0.
-
-        Why here: lm-eval applies `--num_fewshot N` (and `simple_evaluate(num_fewshot=N)`) with
-        `set_config("num_fewshot", N)` right after loading the tasks, unless the YAML sets `num_fewshot: 0`, in which
-        case it ignores the flag with an info message only. Our YAMLs therefore leave `num_fewshot` out and this
-        refuses it, before any request is built, with what to use instead (`FEWSHOT_HINT`). Without the flag lm-eval
-        sets 0, which passes.
-
-        Raises:
-            ValueError: On `num_fewshot` other than 0 (or None).
-        """
-        if key == "num_fewshot" and value:
-            raise ValueError(
-                f"{self.config.task}: num_fewshot={value} (--num_fewshot) is not supported: the task's documents are "
-                f"not few-shot examples; {self.FEWSHOT_HINT}"
-            )
-        super().set_config(key, value, update)
 
     def process_results(self, doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
         """Score one document with the YAML's `process_results`, each completion preceded by the prefill (if any).

@@ -45,6 +45,7 @@ from lgmt_tasks.scorers.logicasker_arithmetic import (
 )
 from lgmt_tasks.task_configs._aggregation import aggregation
 from lgmt_tasks.task_configs._params import Parameters, loader_arguments
+from lgmt_tasks.task_configs._requests import FewshotRefusingTask
 
 CHOICES: tuple[str, str] = ("yes", "no")
 """The answers, in the order of the log-likelihood continuations (and of the tie-break)."""
@@ -154,3 +155,12 @@ instruction_following_aggregation = aggregation(
     instruction_following_rate,
     "Instruction-following rate: Σ answered / documents (see `logicasker_arithmetic.instruction_following_rate`).",
 )
+
+
+class LogicAskerTask(FewshotRefusingTask):
+    """The logicasker lm-eval task: lm-eval's YAML task, refusing `--num_fewshot N` (N > 0) in one line."""
+
+    FEWSHOT_HINT = (
+        "LogicAsker's lm-eval tasks are zero-shot, as the paper's main evaluation; its demonstrations (§3.4) are the "
+        "Inspect task's `-T demonstrations=random|weakness`"
+    )

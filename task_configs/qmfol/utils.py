@@ -49,6 +49,7 @@ from lgmt_tasks.scorers.qmfol_arithmetic import (
 from lgmt_tasks.solvers.qmfol import render_prompt
 from lgmt_tasks.task_configs._aggregation import Aggregation, Items, aggregation
 from lgmt_tasks.task_configs._params import Parameters, loader_arguments
+from lgmt_tasks.task_configs._requests import FewshotRefusingTask
 
 PARAMS = Parameters.of(SCHEMA, "QMFOL")
 """The metadata keys that select or build the documents: QMFOL's task parameters (`qmfol.config.SCHEMA`)."""
@@ -181,3 +182,9 @@ AGGREGATIONS: dict[str, str] = {
     **dict.fromkeys(BREAKDOWN_METRICS, "accuracy_aggregation"),
 }
 """Metric → the name of its aggregation function in this module (the YAML generator writes these)."""
+
+
+class QmfolTask(FewshotRefusingTask):
+    """The qmfol lm-eval task: lm-eval's YAML task, refusing `--num_fewshot N` (N > 0) in one line."""
+
+    FEWSHOT_HINT = "QMFOL evaluates zero-shot (§4): its tasks have no demonstrations"

@@ -202,19 +202,22 @@ def test_num_fewshot_is_refused_with_what_to_use_instead(built_dataset):
         assert results is not None and results["n-shot"]["lgmt_mr_e"] == 0
 
 
-def test_plain_yaml_tasks_ignore_num_fewshot_as_lm_eval_does_for_a_fixed_zero():
-    """LogicAsker and QMFOL are plain lm-eval YAML tasks with `num_fewshot: 0`: lm-eval keeps 0 and logs that it
-    ignores the flag (documented in the README); the prompt is the zero-shot one."""
-    for suite in ("logicasker", "qmfol"):
-        assert "\nnum_fewshot: 0\n" in (CONFIGS / suite / f"_lgmt_{suite}.yaml" if suite == "logicasker" else
-                                         CONFIGS / suite / "lgmt_qmfol.yaml").read_text(encoding="utf-8")  # fmt: skip
+@pytest.mark.parametrize("suite", ["logicasker", "qmfol"])
+def test_plain_yaml_tasks_refuse_num_fewshot_too(suite: str, slices: dict[str, Path]) -> None:
+    """LogicAsker's and QMFOL's YAMLs leave `num_fewshot` out (a fixed 0 would make lm-eval ignore the flag); their
+    task class refuses N > 0 before any request, saying what to use instead, and runs with 0 or none."""
+    for path in sorted((CONFIGS / suite).glob("*.yaml")):
+        assert not [line for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("num_fewshot:")]
+    name = f"lgmt_{suite}"
     tm = TaskManager(
-        include_path=str(CONFIGS / "logicasker"), include_defaults=False, metadata={"dataset": LOGICASKER_DATASET}
+        include_path=str(CONFIGS / suite), include_defaults=False, metadata={"dataset": str(slices[suite])}
     )
     lm = ContinuingLM("Yes.")
-    results = simple_evaluate(model=lm, tasks=["lgmt_logicasker"], task_manager=tm, limit=2, num_fewshot=3)
-    assert results is not None and results["n-shot"]["lgmt_logicasker"] == 0
-    assert [r.args[0] for r in lm.requests] == [r.doc["question"] for r in lm.requests]
+    with pytest.raises(ValueError, match=rf"{name}: num_fewshot=3 \(--num_fewshot\) is not supported.*zero-shot"):
+        simple_evaluate(model=lm, tasks=[name], task_manager=tm, limit=1, num_fewshot=3)
+    assert lm.requests == []  # refused before any request
+    results = simple_evaluate(model=lm, tasks=[name], task_manager=tm, limit=2, num_fewshot=0)
+    assert results is not None and results["n-shot"][name] == 0
 
 
 # --- prefill -------------------------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from lgmt_tasks.task_configs import _aggregation, _label_groups, _params, _reque
 from lgmt_tasks.task_configs._aggregation import RATE_AGGREGATIONS, aggregation
 from lgmt_tasks.task_configs._label_groups import LabelGroupTask, interleave_by
 from lgmt_tasks.task_configs._params import Parameters, check_metadata_keys, dataset_params
-from lgmt_tasks.task_configs._requests import MultiRequestTask, argmax, choices, completions
+from lgmt_tasks.task_configs._requests import FewshotRefusingTask, MultiRequestTask, argmax, choices, completions
 from lgmt_tasks.task_configs.divlogiceval.utils import DivLogicEvalTask
 from lgmt_tasks.task_configs.lexical.utils import LexicalTask
 from lgmt_tasks.task_configs.lgmt.utils import LgmtTask
@@ -62,11 +62,15 @@ def test_every_task_class_of_a_suite_is_the_shared_multi_request_task(name: str)
         if cls.__module__ == module.__name__ and issubclass(cls, ConfigurableTask)
     ]
     expected = [MULTI_REQUEST_SUITES[name]] if name in MULTI_REQUEST_SUITES else []
-    assert classes == expected  # LogicAsker and QMFOL make one request per document: plain YAML tasks
+    if name in MULTI_REQUEST_SUITES:
+        assert classes == expected
+    else:  # LogicAsker and QMFOL make one request per document: lm-eval's YAML task, refusing --num_fewshot only
+        [cls] = classes
+        assert issubclass(cls, FewshotRefusingTask) and not issubclass(cls, MultiRequestTask)
+        assert {key for key in vars(cls) if not key.startswith("_")} == {"FEWSHOT_HINT"}  # nothing else of its own
     for cls in classes:
-        assert issubclass(cls, MultiRequestTask)
         again = [attribute for attribute in SHARED_BEHAVIOUR if attribute in vars(cls)]
-        assert not again, f"{cls.__name__} redefines {again}; extend MultiRequestTask instead"
+        assert not again, f"{cls.__name__} redefines {again}; extend the shared task class instead"
 
 
 def test_the_label_group_suites_share_one_class_and_one_set_of_aggregations() -> None:
@@ -90,7 +94,7 @@ def test_yamls_name_only_their_own_suites_code(name: str) -> None:
         target = getattr(importlib.import_module(module), attribute)
         assert callable(target)
         if inspect.isclass(target):
-            assert issubclass(target, MultiRequestTask)
+            assert issubclass(target, FewshotRefusingTask)  # the shared base (MultiRequestTask is one)
 
 
 @pytest.mark.parametrize("name", SUITE_NAMES)
