@@ -103,9 +103,26 @@ class FewshotRefusingTask(ConfigurableTask):
         download_mode: datasets.DownloadMode | None = None,
         config: Mapping[str, Any] | None = None,
     ) -> None:
-        """Build the task as lm-eval does, from its YAML config without the `class` key."""
-        config = {key: value for key, value in (config or {}).items() if key != "class"}
-        super().__init__(data_dir=data_dir, cache_dir=cache_dir, download_mode=download_mode, config=config)
+        """Build the task as lm-eval does, from its YAML config without the `class` key, after `prepare`.
+
+        Args:
+            data_dir: Unused (lm-eval's signature).
+            cache_dir: Unused (lm-eval's signature).
+            download_mode: Unused (lm-eval's signature).
+            config: The task config from the YAML. Its `class` key (which lm-eval leaves in the config it passes to
+                a `class:` task) is dropped: `TaskConfig` has no such field.
+
+        Raises:
+            ValueError: Without a config, or whatever `prepare` raises.
+        """
+        if config is None:
+            raise ValueError(f"{type(self).__name__} needs a config (it is built from its YAML in task_configs/)")
+        prepared = self.prepare({key: value for key, value in config.items() if key != "class"})
+        super().__init__(data_dir=data_dir, cache_dir=cache_dir, download_mode=download_mode, config=prepared)
+
+    def prepare(self, config: dict[str, Any]) -> dict[str, Any]:
+        """The config lm-eval builds the task from (a subclass reads its own parameters here); as given by default."""
+        return config
 
     def set_config(self, key: str, value: Any, update: bool = False) -> None:
         """Set a config value as lm-eval does, but refuse a number of few-shot examples other than 0.
@@ -165,38 +182,21 @@ class MultiRequestTask(FewshotRefusingTask):
     Generation: empty, or the prefill (`prefill=true` of `LabelGroupTask`), which `process_results` puts back in front
     of each completion, so that the parser reads the whole answer."""
 
-    def __init__(
-        self,
-        data_dir: str | None = None,
-        cache_dir: str | None = None,
-        download_mode: datasets.DownloadMode | None = None,
-        config: Mapping[str, Any] | None = None,
-    ) -> None:
-        """Read our parameters from the config, then build the task as lm-eval does.
+    def prepare(self, config: dict[str, Any]) -> dict[str, Any]:
+        """Check the output type and read our parameters (`configure`) into the metadata, before lm-eval loads.
 
-        Args:
-            data_dir: Unused (lm-eval's signature).
-            cache_dir: Unused (lm-eval's signature).
-            download_mode: Unused (lm-eval's signature).
-            config: The task config from the YAML. Its `class` key (which lm-eval leaves in the config it passes to
-                a `class:` task) is dropped: `TaskConfig` has no such field.
+        lm-eval's constructor loads the documents and renders a first one to check the config, so the parameters are
+        read first; the effective values go back into the metadata, so the results file shows what was evaluated.
 
         Raises:
-            ValueError: Without a config, on an output type other than `OUTPUT_TYPES`, or on an invalid parameter
-                (from `configure`).
+            ValueError: On an output type other than `OUTPUT_TYPES`, or on an invalid parameter (from `configure`).
         """
-        name = type(self).__name__
-        if config is None:
-            raise ValueError(f"{name} needs a config (it is built from its YAML in task_configs/)")
-        config = {key: value for key, value in config.items() if key != "class"}
         output_type = config.get("output_type")
         if output_type not in OUTPUT_TYPES:
+            name = type(self).__name__
             raise ValueError(f"{name}: output_type={output_type!r}; expected one of {', '.join(OUTPUT_TYPES)}")
         metadata = dict(config.get("metadata") or {})
-        # Before super().__init__, which loads the documents and renders a first one to check the config. The
-        # effective values go back into the metadata, so the results file shows what was evaluated.
-        config["metadata"] = {**metadata, **self.configure(str(output_type), metadata)}
-        super().__init__(data_dir=data_dir, cache_dir=cache_dir, download_mode=download_mode, config=config)
+        return {**config, "metadata": {**metadata, **self.configure(str(output_type), metadata)}}
 
     def configure(self, output_type: str, metadata: Mapping[str, Any]) -> dict[str, Any]:
         """Read the task's own parameters (`PARAMS.task`) from the metadata; called before the documents load.

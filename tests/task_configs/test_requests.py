@@ -30,7 +30,15 @@ from lgmt_tasks.task_configs.lgmt.utils import LgmtTask
 
 CONFIGS = Path(task_configs.__file__).parent
 MULTI_REQUEST_SUITES = {"lgmt": LgmtTask, "lexical": LexicalTask, "divlogiceval": DivLogicEvalTask}
-SHARED_BEHAVIOUR = ("__init__", "download", "unit_context", "doc_to_text", "fewshot_context", "construct_requests")
+SHARED_BEHAVIOUR = (
+    "__init__",
+    "prepare",
+    "download",
+    "unit_context",
+    "doc_to_text",
+    "fewshot_context",
+    "construct_requests",
+)
 """What `MultiRequestTask` does once for every suite: a suite class must not do it again."""
 
 
