@@ -28,7 +28,7 @@ from inspect_ai.analysis import (
 )
 
 from lgmt_tasks.report.headline import log_metrics
-from lgmt_tasks.report.logs import COMPLETE_STATUS
+from lgmt_tasks.report.logs import COMPLETE_STATUS, unscored
 from lgmt_tasks.report.suites import SUITE_METRICS, prompting_of, suite_of, task_name
 from lgmt_tasks.suites import SUITE_NAMES
 
@@ -197,7 +197,7 @@ def inspect_rows(paths: Sequence[str]) -> list[dict[str, Any]]:
 def _errored(record: Mapping[str, Any]) -> int:
     """Errored sample-epochs of an `evals_df` record (`lgmt_tasks.report.logs.errored_samples`, from its columns)."""
     run, completed = _number(record.get("total_samples")), _number(record.get("completed_samples"))
-    return max(0, int(run) - int(completed)) if run is not None and completed is not None else 0
+    return unscored(run, completed) if run is not None and completed is not None else 0
 
 
 def lm_eval_task(name: str) -> tuple[str, str] | None:

@@ -118,7 +118,15 @@ def errored_samples(log: EvalLog) -> int:
     """
     if log.results is None:
         return 0
-    return max(0, log.results.total_samples - log.results.completed_samples)
+    return unscored(log.results.total_samples, log.results.completed_samples)
+
+
+def unscored(run: float, completed: float) -> int:
+    """Sample-epochs run but not completed: the errored ones.
+
+    `errored_samples` reads the two counts from a log; the leaderboard reads them from `evals_df` columns.
+    """
+    return max(0, int(run) - int(completed))
 
 
 def read_header(path: str) -> EvalLog:
@@ -167,10 +175,11 @@ def select_logs(paths: Iterable[str | Path], *, latest: bool = False, include_in
         selection.superseded = [path for path, _ in found if path not in names]
         found = kept
     selection.paths = [path for path, _ in found]
+    counted = [(path, errored_samples(header), header) for path, header in found]
     selection.errored = [
-        (path, errored_samples(header), header.results.total_samples if header.results else 0)
-        for path, header in found
-        if errored_samples(header)
+        (path, errored, header.results.total_samples if header.results else 0)
+        for path, errored, header in counted
+        if errored
     ]
     return selection
 
