@@ -46,6 +46,7 @@ from lgmt_tasks.sources.common import (
 )
 from lgmt_tasks.sources.load import iter_problems
 from lgmt_tasks.sources.logicnli import PremiseMode
+from lgmt_tasks.sources.repair import repairs_of
 
 SUMMARY_KEYS: tuple[str, ...] = (
     "source",
@@ -123,6 +124,8 @@ class AuditResult:
         unusable: Every record or formula that could not be audited, as `SkipDetail` fields: id, field, reason,
             category, and where the record starts (file, 1-based line and column).
         seconds: Wall-clock time of the proving stage.
+        repairs: Every annotation slip repaired before parsing (`lgmt_tasks.sources.repair`): id, field, kind,
+            formula before and after.
         locations: Where each problem read from a file starts (by id), to locate `unusable` entries.
     """
 
@@ -148,6 +151,7 @@ class AuditResult:
     undecided_ids: list[str] = field(default_factory=list)
     unusable: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
+    repairs: list[dict[str, str]] = field(default_factory=list)
     locations: dict[str, RecordLocation] = field(default_factory=dict, repr=False)
 
     def add_unusable(self, error: SourceRecordError) -> None:
@@ -183,6 +187,8 @@ class AuditResult:
         out["disagreement_ids"] = [d.id for d in self.disagreements]
         out["contradictory_ids"] = list(self.contradictory_ids)
         out["undecided_ids"] = list(self.undecided_ids)
+        out["repaired"] = dict(Counter(r["kind"] for r in self.repairs).most_common())
+        out["repairs"] = list(self.repairs)
         out["options"] = dict(self.options)
         out["paths"] = list(self.paths)
         out["seconds"] = round(self.seconds, 2)
@@ -197,6 +203,10 @@ class AuditResult:
             f"formulas: {self.formulas}, unparsable: {self.unparsable} (in {self.unparsable_records} records)",
         ]
         lines += [f"  {n:5d}  {reason}" for reason, n in self.unparsable_reasons.most_common()]
+        if self.repairs:
+            records = len({r["id"] for r in self.repairs})
+            lines.append(f"repaired: {len(self.repairs)} annotation slips in {records} records (one reading each)")
+            lines += [f"  {n:5d}  {kind}" for kind, n in Counter(r["kind"] for r in self.repairs).most_common()]
         if self.skipped:
             lines.append(f"skipped records: {sum(self.skipped.values())}")
             lines += [f"  {n:5d}  {reason}" for reason, n in self.skipped.most_common()]
@@ -280,6 +290,7 @@ def audit_items(
     subsets = logicnli.ConsistentSubsets(timeout_ms)
     for problem in problems:
         result.records += 1
+        result.repairs.extend({"id": problem.id, **r} for r in repairs_of(problem))
         parsed = parse_for_audit(problem, result)
         if parsed is None:
             continue

@@ -224,6 +224,8 @@ class LoadReport:
         notes: Loader-specific facts worth reporting (e.g. LogicNLI's premise mode and story statistics).
         locations: Where each problem read from a file starts (by problem id), so that a problem skipped after
             reading is still located; not part of `to_dict`.
+        repairs: One entry per annotation slip repaired (`lgmt_tasks.sources.repair`): the problem id, the field,
+            the kind of slip and the formula before and after; a problem may have several.
     """
 
     source: str
@@ -234,6 +236,17 @@ class LoadReport:
     details: list[SkipDetail] = field(default_factory=list)
     notes: dict[str, Any] = field(default_factory=dict)
     locations: dict[str, RecordLocation] = field(default_factory=dict, repr=False)
+    repairs: list[dict[str, str]] = field(default_factory=list)
+
+    @property
+    def repaired(self) -> Counter[str]:
+        """Repairs per kind of slip."""
+        return Counter(r["kind"] for r in self.repairs)
+
+    @property
+    def repaired_problems(self) -> int:
+        """Problems with at least one repaired formula (loaded or later skipped for another reason)."""
+        return len({r["id"] for r in self.repairs})
 
     def skip(self, error: SourceRecordError, location: RecordLocation | None = None) -> None:
         """Count one skipped problem under its category and keep the detail (located, when it came from a file)."""
@@ -250,6 +263,8 @@ class LoadReport:
             "skipped": dict(sorted(self.skipped.items())),
             "details": [asdict(d) for d in self.details],
             "notes": dict(self.notes),
+            "repaired": dict(sorted(self.repaired.items())),
+            "repairs": list(self.repairs),
         }
 
     def to_markdown(self) -> str:
@@ -261,6 +276,10 @@ class LoadReport:
         if self.skipped:
             lines += ["| reason | records |", "|---|---:|"]
             lines += [f"| {reason} | {n} |" for reason, n in self.skipped.most_common()]
+        if self.repairs:
+            lines += ["", f"{self.repaired_problems} records with repaired annotation slips:", ""]
+            lines += ["| slip repaired | formulas |", "|---|---:|"]
+            lines += [f"| {kind} | {n} |" for kind, n in self.repaired.most_common()]
         return "\n".join(lines)
 
 

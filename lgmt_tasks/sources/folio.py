@@ -13,9 +13,13 @@ The layout is detected per record, so one function serves every copy a user may 
 Ids follow the clean files (``folio_v2_validation_700``, ``folio_v0_validation_0016``) so that a problem keeps
 its id whichever copy it was read from; the split comes from the file name or the ``split`` argument.
 
+What is repaired first (`lgmt_tasks.sources.repair`, counted in the `LoadReport`): annotation slips whose repair is
+the only reading of the formula (a bracket missing or extra, `—>`, `≠`, a final period, ...), proven so by Z3.
+
 What is skipped, and why (counted in the `LoadReport`): FOLIO v0 train (no conclusion FOL), formulas that do
-not parse (unbalanced brackets, the empty formula), formulas with free variables (FOLIO v2 writes some ground
-facts with ``x``), and records whose English and FOL premise lists differ in length (see `problem_to_case`).
+not parse and have no single repair (two brackets missing, the empty formula), formulas with free variables (FOLIO
+v2 writes some ground facts with ``x``), and records whose English and FOL premise lists differ in length (see
+`problem_to_case`).
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from lgmt_tasks.sources.common import (
     text_field,
     text_list,
 )
+from lgmt_tasks.sources.repair import repair_problem, repairs_of
 
 DATASET = "folio"
 SPLITS: tuple[str, ...] = ("train", "validation", "test")
@@ -133,8 +138,12 @@ def record_to_problems(
     index: int = 0,
     line: int | None = None,
 ) -> list[SourceProblem]:
-    """One record is one problem in FOLIO (the loader protocol allows several, for LogicNLI stories)."""
-    return [record_to_problem(record, split=split, file=file, index=index, line=line)]
+    """One record is one problem in FOLIO (the loader protocol allows several, for LogicNLI stories).
+
+    Its annotation slips are repaired where the repair is the only reading (`repair.repair_problem`), so the
+    builders and `lgmt audit-source` see the same formulas; each repair is listed in the problem's meta.
+    """
+    return [repair_problem(record_to_problem(record, split=split, file=file, index=index, line=line))]
 
 
 def record_to_case(record: Mapping[str, Any], *, split: str | None = None, index: int = 0) -> Case:
@@ -144,11 +153,14 @@ def record_to_case(record: Mapping[str, Any], *, split: str | None = None, index
         SourceRecordError: Names the record id, the field (``premises_fol[3]``, ``conclusion_fol``, ...) and the
             reason (for a syntax error, the parser's column and expectation).
     """
-    return problem_to_case(record_to_problem(record, split=split, index=index))
+    return problem_to_case(repair_problem(record_to_problem(record, split=split, index=index)))
 
 
 def problems_to_cases(
     problems: Iterable[SourceProblem], report: LoadReport, *, unify_constants: UnifyMode = "none"
 ) -> list[Case]:
-    """Convert problems to cases, counting every skipped one in `report`."""
+    """Convert problems to cases, counting every skipped one and every repaired slip in `report`."""
+    problems = list(problems)
+    for problem in problems:
+        report.repairs.extend({"id": problem.id, **r} for r in repairs_of(problem))
     return map_problems(problems, report, unify_constants=unify_constants)

@@ -129,6 +129,10 @@ def load_source_cases(config: SourceConfig, stats: BuildStats, workers: Workers 
     if report.details:
         # Every unusable record: id, field, reason, and where it is (file, 1-based line and column).
         stats.notes["source_skips"] = [asdict(d) for d in report.details]
+    if report.repairs:
+        # Every repaired annotation slip (lgmt_tasks.sources.repair): id, field, kind, formula before and after.
+        stats.count("source", "repaired records", report.repaired_problems)
+        stats.notes["source_repairs"] = list(report.repairs)
     return list(cases)
 
 

@@ -109,7 +109,7 @@ def test_folio_v0_train_has_no_conclusion_fol() -> None:
 
 def test_folio_errors_name_record_field_and_reason() -> None:
     record = dict(_by_id(DATA / "folio" / "folio_v0_validation.jsonl")["folio_v0_validation_0016"])
-    record["premises_fol"] = [*record["premises_fol"][:3], "∀x (Skittish(x) → ¬Still(x)", *record["premises_fol"][4:]]
+    record["premises_fol"] = [*record["premises_fol"][:3], "∀x ((Skittish(x) → ¬Still(x)", *record["premises_fol"][4:]]
     with pytest.raises(SourceRecordError) as info:
         folio.record_to_case(record)
     err = info.value
@@ -134,8 +134,12 @@ def test_folio_v2_free_variables_and_unbalanced_brackets_are_skipped_with_reason
     assert details["folio_v2_validation_561"].field == "conclusion_fol"
     unbalanced = details["folio_v2_validation_893"]
     assert unbalanced.category == SKIP_UNPARSABLE and "expected ')'" in unbalanced.reason
-    assert report.loaded == len(cases) == 148
-    assert report.skipped == Counter({SKIP_UNPARSABLE: 37, SKIP_FREE_VARIABLE: 18})
+    # An ambiguous bracket slip stays skipped: `∀x (At(x, mixer) ∧ (GrandSlam(x) ∧ Champion(x) → …)` can be closed
+    # in inequivalent places. (148 loaded before the slips with one reading were repaired: 37 unparsable, 18 free.)
+    assert not any(r["id"] == "folio_v2_validation_893" for r in report.repairs)
+    assert report.loaded == len(cases) == 165
+    assert report.skipped == Counter({SKIP_UNPARSABLE: 17, SKIP_FREE_VARIABLE: 21})
+    assert report.repaired_problems == 21
 
 
 def test_folio_folder_reads_every_file_once() -> None:

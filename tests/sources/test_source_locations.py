@@ -41,7 +41,7 @@ def source(tmp_path: Path) -> Path:
     lines = [
         json.dumps(_record("good"), ensure_ascii=False),
         "",
-        "  " + json.dumps(_record("bad_formula", "Cat(tom) )"), ensure_ascii=False),
+        "  " + json.dumps(_record("bad_formula", "Cat(tom) ) )"), ensure_ascii=False),
         json.dumps(no_id, ensure_ascii=False),
     ]
     path = tmp_path / "folio_validation.jsonl"
@@ -62,7 +62,7 @@ def test_load_report_locates_each_skip(source: Path) -> None:
         f"{source.name}:4": ("id", source.name, 4, 1),  # no id: named by its file and 1-based line
     }
     bad = next(d for d in report.details if d.id == "bad_formula")
-    assert "syntax error at column 10:" in bad.reason  # 'Cat(tom) )': the stray ')' is the 10th character
+    assert "syntax error at column 10:" in bad.reason  # the first stray ')' is the 10th character
 
 
 def test_audit_report_gives_id_field_line_and_column(source: Path, tmp_path: Path) -> None:
