@@ -129,6 +129,35 @@ def pool_by_source_table(stats: BuildStats) -> str:
     return "\n" + "\n".join(lines) + "\n"
 
 
+def repairs_table(stats: BuildStats, single_source: str) -> str:
+    """The source annotation slips the build repaired, per source and kind (empty when none was).
+
+    Listed on the card because a repaired formula is not the source's text: a reader must be able to see that, and
+    how often (the repairs themselves, before and after, are in `build_stats.json`, notes `source_repairs`). A
+    single-source build's notes are not prefixed with the source: `single_source` names it.
+    """
+    rows: list[str] = []
+    for key in sorted(k for k in stats.notes if k.endswith("source_repairs")):
+        source = key[: -len("source_repairs")].rstrip(": ") or single_source
+        repairs: list[Mapping[str, str]] = stats.notes[key]
+        for kind in sorted({r["kind"] for r in repairs}):
+            formulas = len({r["before"] for r in repairs if r["kind"] == kind})  # distinct texts: stories repeat them
+            records = len({r["id"] for r in repairs if r["kind"] == kind})
+            rows.append(f"| {source} | {kind} | {formulas} | {records} |")
+    if not rows:
+        return ""
+    head = [
+        "### Annotation slips repaired",
+        "",
+        "Source formulas repaired because the repair was their only reading (every candidate reading proven "
+        "equivalent by Z3; `lgmt_tasks/sources/repair.py`); the repaired cases' labels are proven like all others.",
+        "",
+        "| source | slip | formulas | records |",
+        "|---|---|---:|---:|",
+    ]
+    return "\n" + "\n".join(head + rows) + "\n"
+
+
 def card_body(build: LgmtBuild, out: str) -> str:
     """The Markdown body of the card."""
     cfg = build.config
@@ -161,7 +190,7 @@ applicable (source case, relation) pairs.
 ### Build statistics
 
 {stats.to_markdown(["candidates", "tried", "proven"])}
-{pool_by_source_table(stats)}
+{pool_by_source_table(stats)}{repairs_table(stats, cfg.source)}
 ## Columns
 
 {COLUMNS}

@@ -163,3 +163,22 @@ def test_same_file_gives_the_same_repairs() -> None:
     _, first = load_source("folio", TRAIN)
     _, second = load_source("folio", TRAIN)
     assert first.repairs == second.repairs and Counter(first.repaired) == Counter(second.repaired)
+
+
+@pytest.mark.skipif(not TRAIN.is_file(), reason="needs ../shared/data")
+def test_a_build_lists_its_repairs_in_the_statistics_and_the_card(tmp_path: Path) -> None:
+    from lgmt_tasks.lgmt.build import build_lgmt
+    from lgmt_tasks.lgmt.card import card_body
+    from lgmt_tasks.lgmt.config import LgmtConfig
+
+    # The Jack story (v2 train 1137-1139): premise 4 ends in one ')' too many.
+    lines = [line for line in TRAIN.read_text(encoding="utf-8").splitlines() if '"folio_v2_train_113' in line]
+    source = tmp_path / "folio_train.jsonl"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    build = build_lgmt(LgmtConfig(source="folio", source_path=str(source), mrs=("MR-C1",), per_mr=2))
+    repairs = build.stats.notes["source_repairs"]
+    assert repairs and all({"id", "field", "kind", "before", "after"} <= set(r) for r in repairs)
+    assert build.stats.counts["source"]["repaired records"] == len({r["id"] for r in repairs})
+    card = card_body(build, "datasets/lgmt")
+    assert "### Annotation slips repaired" in card
+    assert f"| folio | {REPAIR_BRACKET} |" in card
