@@ -1,14 +1,16 @@
 """The paper-scale LGMT pool: `--per-mr all` over the union of the source datasets, unsharded and sharded.
 
-The pool is every applicable (proven source case, relation) pair of FOLIO (v0 train + validation, v2 validation:
-the `folio/` folder), ProverQA (dev easy, medium, hard: the `proverqa/` folder) and LogicNLI (dev and test
-problems, premises restricted to each story's maximal consistent subset, the loader's default), built in one
-`build_lgmt` call (the paper's pool was 76,298 groups). Measured, each build in its own fresh Python process so
-that peak memory is that build's alone:
+The pool is every applicable (proven source case, relation) pair of the paper's set as `--source paper` reads it
+(`lgmt_tasks.sources.paper.PAPER_FILES`: FOLIO v2 train, LogicNLI dev and test problems with premises restricted to
+each story's maximal consistent subset, the loader's default, ProverQA dev easy, medium, hard), built in one
+`build_lgmt` call and reported beside the paper's pool of 76,298 (`PAPER_CANDIDATE_POOL`). Measured, each build in
+its own fresh Python process so that peak memory is that build's alone:
 
 * the unsharded build with 1 and with 2 processes: wall seconds, CPU seconds (`cpu_meter.CpuMeter`), peak memory
   (`resource.getrusage`: the builder process's peak RSS; and, polled every 0.2 s with psutil, the peak RSS of any
-  one worker and the peak sum over the whole process tree), and groups per source and relation;
+  one worker and the peak sum over the whole process tree), groups per source and relation, and the Z3 proof time
+  measured in the same run with the P2 ratio wall / (proof time / processes) (issue #36, goal at most 1.5;
+  `build_clock.py`);
 * the sharded build as a job array would run it, here one shard after the other (`--shards`, each with the same
   process count), then the merge (`merge_shards`); the merged rows and statistics must equal the unsharded build's
   (the script stops otherwise).
@@ -40,13 +42,15 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
 RESULTS = ROOT / "benchmarks" / "results"
 
-POOL_SOURCES: list[tuple[str, str]] = [
-    ("folio", str(DATA / "folio")),
-    ("proverqa", str(DATA / "proverqa")),
-    ("logicnli", str(DATA / "logicnli" / "logicnli_dev.jsonl")),
-    ("logicnli", str(DATA / "logicnli" / "logicnli_test.jsonl")),
-]
-"""(source, path) pairs of the pool, in `--source`/`--source-path` order."""
+PAPER_POOL = 76298
+"""The paper's candidate pool (`lgmt_tasks.sources.paper.PAPER_CANDIDATE_POOL`; checked in `machine`)."""
+
+
+def pool_sources() -> list[tuple[str, str]]:
+    """(source, path) pairs of the pool, in `--source`/`--source-path` order: the paper's set's files."""
+    from lgmt_tasks.sources.paper import PAPER_FILES
+
+    return [(source, str(DATA / file)) for source, file in PAPER_FILES]
 
 
 def pool_config(only: list[str], mrs: list[str]) -> Any:
@@ -54,7 +58,7 @@ def pool_config(only: list[str], mrs: list[str]) -> Any:
     from lgmt_tasks.lgmt.config import LgmtConfig
     from lgmt_tasks.lgmt.relations import RELATIONS
 
-    (source, path), *rest = [(s, p) for s, p in POOL_SOURCES if not only or s in only]
+    (source, path), *rest = [(s, p) for s, p in pool_sources() if not only or s in only]
     return LgmtConfig(
         source=source, source_path=path, extra_sources=tuple(rest), per_mr="all", mrs=tuple(mrs or RELATIONS)
     )
@@ -98,19 +102,21 @@ class MemMeter:
 
 def one(num_proc: int, shard: str | None, out: Path | None, only: list[str], mrs: list[str]) -> dict[str, Any]:
     """One build in this (fresh) process; a shard is written to `out` for the merge."""
-    from cpu_meter import CpuMeter  # benchmarks/ is on sys.path when this script runs
+    from build_clock import timed_lgmt_build  # benchmarks/ is on sys.path when this script runs
+    from cpu_meter import CpuMeter
 
     from lgmt_tasks.builders.parallel import Shard
-    from lgmt_tasks.lgmt.build import build_lgmt, build_lgmt_shard
+    from lgmt_tasks.lgmt.build import build_lgmt_shard
 
     config = pool_config(only, mrs)
     with MemMeter() as mem, CpuMeter() as cpu:
         start = time.perf_counter()
         if shard is None:
-            build = build_lgmt(config, num_proc=num_proc)
+            build, clocks = timed_lgmt_build(config, num_proc=num_proc)
             groups = len(build.dataset)
             notes = build.stats.notes
             extra = {
+                "proof_time": clocks,
                 "candidate_pool": notes["candidate_pool"],
                 "proven_by_source": notes.get("proven_by_source", {}),
                 "pool_by_source": notes.get("pool_by_source", {}),
@@ -176,6 +182,9 @@ def machine(only: list[str], mrs: list[str]) -> dict[str, Any]:
 
     from lgmt_tasks import __version__
     from lgmt_tasks.builders.parallel import start_method
+    from lgmt_tasks.sources.paper import PAPER_CANDIDATE_POOL
+
+    assert PAPER_CANDIDATE_POOL == PAPER_POOL
 
     return {
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -186,7 +195,7 @@ def machine(only: list[str], mrs: list[str]) -> dict[str, Any]:
         "python": platform.python_version(),
         "z3": z3.get_version_string(),
         "start_method": start_method(),
-        "sources": [f"{s} {Path(p).relative_to(DATA.parent)}" for s, p in POOL_SOURCES if not only or s in only],
+        "sources": [f"{s} {Path(p).relative_to(DATA.parent)}" for s, p in pool_sources() if not only or s in only],
         "relations": mrs or "all 20",
         "command": "python benchmarks/bench_pool.py " + shlex.join(sys.argv[1:]),
     }
@@ -195,15 +204,17 @@ def machine(only: list[str], mrs: list[str]) -> dict[str, Any]:
 def markdown(report: dict[str, Any]) -> str:
     m = report["machine"]
     lines = [
-        "| build | processes | groups | seconds | groups/s | CPU s (total; critical path) | peak RSS MB (main; "
-        "largest worker; whole tree) | load before → after |",
-        "|---|---:|---:|---:|---:|---:|---:|---|",
+        "| build | processes | groups | seconds | groups/s | CPU s (total; critical path) | Z3 proof s | P2 ratio | "
+        "peak RSS MB (main; largest worker; whole tree) | load before → after |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in report["runs"]:
         name = f"shard {r['shard']}" if r.get("shard") else r.get("kind", "unsharded")
+        proof = r.get("proof_time", {})
         lines.append(
             f"| {name} | {r['num_proc']} | {r['groups']} | {r['seconds']} | {r['groups_per_s']} | "
-            f"{r['total_cpu_s']}; {r['critical_path_cpu_s']} | {r['peak_rss_main_mb']}; {r['peak_rss_worker_mb']}; "
+            f"{r['total_cpu_s']}; {r['critical_path_cpu_s']} | {proof.get('prover_s', '–')} | "
+            f"{proof.get('p2_ratio', '–')} | {r['peak_rss_main_mb']}; {r['peak_rss_worker_mb']}; "
             f"{r['peak_rss_tree_mb']} | {r['load_before'][0]} → {r['load_after'][0]} |"
         )
     if "sharded" in report:
@@ -221,8 +232,17 @@ def markdown(report: dict[str, Any]) -> str:
         mrs = sorted({mr for by in pools.values() for mr in by})
         lines += [
             "",
-            f"Candidate pool {first['candidate_pool']}, groups {first['groups']} (dropped {first['dropped']}). "
-            "Pool / groups per relation and source:",
+            "P2 ratio (issue #36): the wall time over the Z3 proof time per process, both measured in the same run "
+            "(`build_clock.py`; goal at most 1.5). Source-fidelity check: "
+            + "; ".join(
+                f"{r['num_proc']} processes {r['proof_time']['fidelity_s']} s summed over the processes"
+                for r in report["runs"]
+                if "proof_time" in r
+            )
+            + ".",
+            "",
+            f"Candidate pool {first['candidate_pool']:,} (the paper's {PAPER_POOL:,}), groups {first['groups']:,} "
+            f"(dropped {first['dropped']}). Pool / groups per relation and source:",
             "",
             "| relation | " + " | ".join(sources) + " |",
             "|---" + "|---:" * len(sources) + "|",

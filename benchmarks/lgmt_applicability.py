@@ -7,10 +7,11 @@ direction of its sites (`survey.direction_counts(..., direction="paper")`: e.g. 
 and extended negated →/↔/⊕), so the README can say which part of each paper pool is the law as written.
 
 Sources: `generated` (the default build's 300 source problems, seed 0), FOLIO v2 train (the paper's), ProverQA dev
-(easy, medium and hard together, and each level alone), LogicNLI dev and test (the loader's default consistent-subset mode). The paper's own group counts
-(Table 9; 200 is its sampling cap, the others are whole candidate pools) are written beside them as constants, to
-compare orders of magnitude: our sources are not all the paper's (it used 995 FOLIO v2 train cases, 1,000 ProverQA and
-4,245 LogicNLI cases; `lgmt_tasks/lgmt/issue25_paper_reading.md` §1).
+(easy, medium and hard together, and each level alone), LogicNLI dev and test (the loader's default
+consistent-subset mode). The paper's own group counts (Table 9; 200 is its sampling cap, the others are whole
+candidate pools) are written beside them as constants, to compare orders of magnitude: our sources are not all the
+paper's (it used 995 FOLIO v2 train cases, 1,000 ProverQA and 4,245 LogicNLI cases;
+`lgmt_tasks/lgmt/issue25_paper_reading.md` §1).
 
 Writes `benchmarks/results/lgmt_applicability.json` (and `.md`) and prints the table (Markdown). Not part of
 `make bench` (`run_all.py` runs `bench_*.py`).
@@ -51,7 +52,10 @@ SOURCES: dict[str, tuple[Path, ...]] = {
     "folio": (DATA / "folio" / "folio_v2_train.jsonl",),
     "proverqa": tuple(DATA / "proverqa" / f"proverqa_dev_{level}.jsonl" for level in ("easy", "medium", "hard")),
     # One level each: which 1,000 of the 1,500 the paper's "complete set of 1,000" could be (README, paper set).
-    **{f"proverqa_{level}": (DATA / "proverqa" / f"proverqa_dev_{level}.jsonl",) for level in ("easy", "medium", "hard")},
+    **{
+        f"proverqa_{level}": (DATA / "proverqa" / f"proverqa_dev_{level}.jsonl",)
+        for level in ("easy", "medium", "hard")
+    },
     "logicnli": (DATA / "logicnli" / "logicnli_dev.jsonl", DATA / "logicnli" / "logicnli_test.jsonl"),
 }
 
@@ -69,7 +73,8 @@ def source_cases(name: str, paths: tuple[Path, ...], num_proc: int) -> tuple[lis
     if name == "generated":
         configs = default.source_configs()
     else:
-        configs = [SourceConfig(name, str(p), default.seed, timeout_ms=default.timeout_ms) for p in paths]
+        source = name.split("_")[0]  # `proverqa_easy`: one level of proverqa
+        configs = [SourceConfig(source, str(p), default.seed, timeout_ms=default.timeout_ms) for p in paths]
     stats = BuildStats()
     start = time.perf_counter()
     with process_pool(num_proc) as workers:

@@ -96,7 +96,7 @@ SUITES: tuple[Suite, ...] = (
   author  = {Zhou, Zenghui and Li, Man and Fang, Xiaoke and Zhou, Xinyi and Li, Weibin and Zheng, Zheng},
   year    = {2026}
 }""",
-        version="5-B",
+        version="6-A",
         tasks=("mr_e", "mr_e1", "mr_e2", "mr_s", "mr_p", "mr_c", "lgmt"),
         lm_eval_tasks=(
             "lgmt",
@@ -158,7 +158,7 @@ SUITES: tuple[Suite, ...] = (
   booktitle = {Proceedings of the 2025 Conference on Empirical Methods in Natural Language Processing},
   year      = {2025}
 }""",
-        version="5-A",
+        version="6-A",
         tasks=("divlogiceval",),
         lm_eval_tasks=("lgmt_divlogiceval", "lgmt_divlogiceval_loglik"),
         columns=frozenset({"content_logic", "options_logic", "answer", "question_type"}),

@@ -13,7 +13,8 @@ Pipeline (paper §3.2–3.4 and §4.3, with every claim proven):
    Each follow-up's proof obligation (equivalence of the rewritten formula, or an unchanged label) is discharged
    by Z3; failures are dropped by reason. Every relation gets the build's options (`relation_options`): which MR-E
    sites count (`direction`, default `paper`: the paper's reading of each law, so a relation may have no candidate)
-   and whether MR-P4 adds the fused conjunction to the premises (`p4="add"`, the paper) or replaces the two premises.
+   and whether MR-P4 adds the fused conjunction to the premises (`p4="add"`, the paper) or replaces the two premises,
+   and MR-P5 its conjuncts (`p5="add"`, the paper) or replaces the conjunction.
    Each row records the follow-up's `direction` (forward / introduction / extended), its `variant` (`paper` when the
    site is in the paper's reading) and the specific `law` applied.
 4. English: unchanged premises keep their sentences; changed ones are realised by templates, with the source's own
@@ -65,8 +66,10 @@ from lgmt_tasks.lgmt.source_fidelity import (
     INDEPENDENT_ENGLISH,
     NOTE,
     UNIT_NOTE,
+    Group,
     SentenceCheck,
     check_group,
+    check_groups,
     summary,
     unit_note,
 )
@@ -136,8 +139,8 @@ class LgmtBuild(Build[LgmtConfig]):
 
 
 def relation_options(config: LgmtConfig) -> dict[str, str]:
-    """The relation options of a build (`relations.base.Options`): MR-S/P3 names, MR-E direction, MR-P4 fusion."""
-    return {"names": config.names, "direction": config.direction, "fuse": config.p4}
+    """The relation options of a build (`relations.base.Options`): MR-S/P3 names, MR-E direction, MR-P4/P5 mode."""
+    return {"names": config.names, "direction": config.direction, "fuse": config.p4, "split": config.p5}
 
 
 def _followup_record(case: Case, fu: FollowUp) -> dict[str, Any]:
@@ -233,6 +236,7 @@ def _apply_bucket(
     rows: list[dict[str, Any]] = []
     checked: list[SentenceCheck] = []
     unavailable: str | None = None
+    deferred: list[Group] = []
     cap = config.cap
     for case in candidates:
         if cap is not None and len(rows) >= cap:
@@ -258,16 +262,22 @@ def _apply_bucket(
                 stats.drop(bucket, RENAMING_LEFT, ids=[case.source_id])
                 continue
             # Source English its FOL may not say, re-said by the realiser (issue #26): flagged, dropped if asked.
-            fidelity = check_group(case, fus, englishes)
-            checked += fidelity.checks
-            unavailable = unavailable or fidelity.unavailable
-            if fidelity.rests_on_flagged:
-                if config.drop_unfaithful:
+            if config.drop_unfaithful:  # the next candidate depends on this one's result: check it now
+                fidelity = check_group(case, fus, englishes)
+                checked += fidelity.checks
+                unavailable = unavailable or fidelity.unavailable
+                if fidelity.rests_on_flagged:
                     stats.drop(bucket, FLAGGED_SOURCE, ids=[case.source_id])
                     continue
-                stats.count(bucket, FLAGGED_SOURCE)
+            elif config.check_fidelity:  # only counted: checked with the unit's other groups, in one batch, in order
+                deferred.append((case, fus, englishes))
             rows.append(row)
             stats.count(bucket, "proven")
+    for fidelity in check_groups(deferred) if deferred else ():
+        checked += fidelity.checks
+        unavailable = unavailable or fidelity.unavailable
+        if fidelity.rests_on_flagged:
+            stats.count(bucket, FLAGGED_SOURCE)
     if checked or unavailable:
         stats.notes[UNIT_NOTE] = unit_note(checked, unavailable)
     return rows
@@ -354,7 +364,8 @@ def finish_lgmt(config: LgmtConfig, base: BuildStats, results: Sequence[_JobResu
             units.append(bucket_stats.notes[UNIT_NOTE])
         stats.merge(bucket_stats)
     stats.notes.pop(UNIT_NOTE, None)
-    if any(source in INDEPENDENT_ENGLISH for source, _ in config.sources()):
+    checking = config.check_fidelity or config.drop_unfaithful
+    if checking and any(source in INDEPENDENT_ENGLISH for source, _ in config.sources()):
         resting = sum(counter[FLAGGED_SOURCE] for counter in stats.counts.values())
         dropped = sum(counter[FLAGGED_SOURCE] for counter in stats.dropped.values())
         stats.notes[NOTE] = summary(units, resting, dropped, config.drop_unfaithful)

@@ -58,6 +58,7 @@ def load_lgmt(
     names: str = "abstract",
     direction: str = "paper",
     p4: str = "add",
+    p5: str = "add",
     dataset: str | None = None,
     revision: str | None = None,
     depth: int | str | Sequence[int] | None = None,
@@ -73,15 +74,15 @@ def load_lgmt(
     grid); `depth` alone sets the chain lengths of `source="logicasker"` (`lgmt_tasks.sources.logicasker`, 1–7,
     which has no width); they are refused with another source or with `dataset`.
 
-    `direction` (which MR-E sites count) and `p4` (MR-P4 adds or replaces) are relation options of the build
+    `direction` (which MR-E sites count), `p4` and `p5` (MR-P4 / MR-P5 add or replace) are relation options of the build
     (`LgmtConfig`); they are checked even with `dataset`, whose rows are read as built. Rows of a dataset built before
     the `variant` and `law` columns get them here: `variant` is the row's `direction`, `law` is empty.
 
     Raises:
-        ValueError: On an unknown translator, direction or p4, a bad or misplaced depth / width, or when no row is
+        ValueError: On an unknown translator, direction, p4 or p5, a bad or misplaced depth / width, or when no row is
             left.
     """
-    from lgmt_tasks.lgmt.config import DIRECTIONS, P4_CHOICES, SCHEMA
+    from lgmt_tasks.lgmt.config import DIRECTIONS, P4_CHOICES, P5_CHOICES, SCHEMA
 
     if translator not in TRANSLATORS:
         raise ValueError(f"translator={translator!r}: expected one of {', '.join(TRANSLATORS)}")
@@ -89,6 +90,8 @@ def load_lgmt(
         raise ValueError(f"direction={direction!r}: expected one of {', '.join(DIRECTIONS)}")
     if p4 not in P4_CHOICES:
         raise ValueError(f"p4={p4!r}: expected one of {', '.join(P4_CHOICES)}")
+    if p5 not in P5_CHOICES:
+        raise ValueError(f"p5={p5!r}: expected one of {', '.join(P5_CHOICES)}")
     grid = _difficulty_grid(source, depth, width, dataset)
     wanted = set(mrs)
 
@@ -108,6 +111,7 @@ def load_lgmt(
             names=names,
             direction=direction,
             p4=p4,
+            p5=p5,
             **grid,
         )
         if translator == "model":
@@ -141,6 +145,7 @@ def load_lgmt(
                 "names": names,
                 "direction": direction,
                 "p4": p4,
+                "p5": p5,
             },
             SCHEMA.task_defaults(),
             SCHEMA.lm_eval_defaults(),

@@ -12,9 +12,11 @@ its FOL (`INDEPENDENT_ENGLISH`: FOLIO, ProverQA, LogicNLI; the other sources' En
 realiser) is realised from its own formula with the case lexicon a follow-up of the case uses
 (`english.case_lexicon`), and the source English and that realisation are compared by the cosine similarity of their
 all-MiniLM-L6-v2 sentence embeddings (the packaged model the lexical suite uses too, `models.embeddings`, loaded
-offline). A sentence under `FIDELITY_THRESHOLD` is flagged. Each pair is embedded on its own, so a similarity does
-not depend on which other sentences a build happens to check (a batch pads its texts together), and it is rounded
-to 4 decimals before it is compared: the flags are the same for every `num_proc` and shard split.
+offline). A sentence under `FIDELITY_THRESHOLD` is flagged. A similarity is that of the pair embedded on its own
+(`similarity`), so it does not depend on which other sentences a build happens to check (a batch pads its texts
+together), and it is rounded to 4 decimals before it is compared: the flags are the same for every `num_proc` and
+shard split. The builder computes the very same numbers in batches (`similarities`: each text padded to its pair's
+length, embedded once per process and length), loading the model once per process.
 
 Which groups rest on a flagged sentence (`resaid_sentences`). A group rests on source sentence s when one of its
 follow-ups has a sentence written by the realiser whose formula was derived from s's formula (the rewritten premise
@@ -37,6 +39,7 @@ from __future__ import annotations
 
 import importlib.util
 import threading
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -73,6 +76,31 @@ NOTE = "source_fidelity"
 
 _CACHE: dict[tuple[str, str], float] = {}
 _CACHE_LOCK = threading.Lock()
+
+EMBED_BATCH = 64
+"""Texts per model call in `similarities` (every text of a call is padded to the same length, see there).
+
+`similarities` runs the model on one torch thread (`torch.set_num_threads(1)` for its calls, restored after): a
+build runs the check beside the prover in every worker, and on a busy two-core machine torch's two intra-op threads
+wait on each other so long that the 120 pairs of the labelled sample took 46 s (43 CPU s) on two threads and 3.6 s
+on one (load average 7-9). The embeddings are the same bits on one thread as on two (the test compares them)."""
+
+
+@dataclass
+class FidelityClock:
+    """What this process spent checking (`check_group`, `check_groups`: realising, loading the model, embedding).
+
+    Read by benchmarks (`benchmarks/lgmt_paper_set.py`); it never affects a result. Attributes: `seconds` (wall),
+    `cpu_seconds` (this process's CPU) and `sentences` (pairs asked for, cached or not).
+    """
+
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    sentences: int = 0
+
+
+CLOCK = FidelityClock()
+"""This process's `FidelityClock`."""
 
 
 def unavailable_reason() -> str | None:
@@ -146,6 +174,82 @@ def similarity(english: str, realisation: str) -> float:
     return value
 
 
+def similarities(pairs: Iterable[tuple[str, str]]) -> list[float]:
+    """`similarity` of many pairs, the very same floats, with the model called in batches (cached per process).
+
+    What makes a batch give the same numbers. `similarity` embeds a pair as a batch of two, so each text is padded
+    to the longer one's token length L, and an embedding depends (in its last bits) on that padding. Here each text
+    is embedded once per padded length it is needed at (in one call); the texts needed at one L go to the
+    model together, `EMBED_BATCH` at a time, each call holding a text of length exactly L, so every text in it is
+    padded to L as in its pair. The pairs' similarities are cached per process (`_CACHE`, shared with
+    `similarity`); the embeddings are kept only for the call (at 384 floats each they would grow a pool build's
+    workers by hundreds of MB, and a pair cache hit needs none). Per-row results do not depend on the number of
+    rows (`tests/lgmt/test_source_fidelity.py` compares the two paths on the labelled sample).
+
+    Raises:
+        ModuleNotFoundError: If the embeddings extra is not installed.
+    """
+    keys = [(english.strip(), realisation.strip()) for english, realisation in pairs]
+    with _CACHE_LOCK:
+        todo = [k for k in dict.fromkeys(keys) if k not in _CACHE]
+    different = [k for k in todo if k[0] != k[1]]
+    found: dict[tuple[str, str], float] = {k: 1.0 for k in todo if k[0] == k[1]}
+    if different:
+        from lgmt_tasks.models.embeddings import cosine
+
+        vectors = _embeddings_padded(different)
+        for a, b in different:
+            length = vectors[1][(a, b)]
+            found[(a, b)] = round(cosine(vectors[0][(a, length)], vectors[0][(b, length)]), 4)
+    with _CACHE_LOCK:
+        _CACHE.update(found)
+        return [_CACHE[k] for k in keys]
+
+
+def _embeddings_padded(
+    pairs: Sequence[tuple[str, str]],
+) -> tuple[dict[tuple[str, int], list[float]], dict[tuple[str, str], int]]:
+    """Each text of the pairs embedded at its pair's padded length (see `similarities`), and each pair's length."""
+    from lgmt_tasks.models.embeddings import _ENCODE_LOCK, minilm
+
+    encoder = minilm()._model  # the SentenceTransformer: its tokenizer says the lengths, `encode` pads per call
+    texts = list(dict.fromkeys(t for pair in pairs for t in pair))
+    tokenize = getattr(encoder, "preprocess", None) or encoder.tokenize  # `tokenize` before sentence-transformers 5
+    lengths: dict[str, int] = {}
+    for i in range(0, len(texts), EMBED_BATCH):
+        chunk = texts[i : i + EMBED_BATCH]
+        for text, n in zip(chunk, tokenize(chunk)["attention_mask"].sum(dim=1).tolist(), strict=True):
+            lengths[text] = int(n)
+    padded = {(a, b): max(lengths[a], lengths[b]) for a, b in pairs}
+    embedded: dict[tuple[str, int], list[float]] = {}
+    needed: dict[int, dict[str, None]] = {}  # padded length -> texts (ordered, unique) to embed at it
+    anchor: dict[int, str] = {}  # padded length -> a text of exactly that length
+    for (a, b), length in padded.items():
+        anchor.setdefault(length, a if lengths[a] == length else b)
+        for text in (a, b):
+            needed.setdefault(length, {})[text] = None
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # see `EMBED_BATCH`
+    try:
+        for length, group in sorted(needed.items()):
+            todo = list(group)
+            for i in range(0, len(todo), EMBED_BATCH - 1):
+                chunk = todo[i : i + EMBED_BATCH - 1]
+                if max(lengths[t] for t in chunk) < length:
+                    chunk.append(anchor[length])  # so the call pads to `length`
+                with _ENCODE_LOCK:
+                    rows = encoder.encode(
+                        chunk, batch_size=len(chunk), normalize_embeddings=True, show_progress_bar=False
+                    )
+                for text, row in zip(chunk, rows, strict=True):
+                    embedded[(text, length)] = [float(x) for x in row]
+    finally:
+        torch.set_num_threads(threads)
+    return embedded, padded
+
+
 @dataclass(frozen=True)
 class SentenceCheck:
     """One source sentence, checked.
@@ -171,12 +275,32 @@ def check_sentences(case: Case, indices: Iterable[int], threshold: float = FIDEL
     Raises:
         ModuleNotFoundError: If the embeddings extra is not installed (see `unavailable_reason`).
     """
+    return _checks(case, _pairs(case, indices), threshold)
+
+
+_Pairs = list[tuple[int, str, str | None]]
+"""Source sentences to check: `(index, English, realisation or None)`."""
+
+
+def _pairs(case: Case, indices: Iterable[int]) -> _Pairs:
     realised = realised_source(case)
     english = [*case.premises, case.conclusion]
+    return [(i, english[i], realised[i]) for i in sorted(set(indices))]
+
+
+def _wanted(pairs: _Pairs) -> list[tuple[str, str]]:
+    """The pairs that get a similarity: a realisation and non-blank English."""
+    return [(text, real) for _, text, real in pairs if real is not None and text.strip()]
+
+
+def _checks(case: Case, pairs: _Pairs, threshold: float = FIDELITY_THRESHOLD) -> list[SentenceCheck]:
+    """The checks of a case's sentences (their similarities computed in one batch, or found in the cache)."""
+    wanted = _wanted(pairs)
+    scores = iter(similarities(wanted))
+    CLOCK.sentences += len(wanted)
     out = []
-    for i in sorted(set(indices)):
-        text, real = english[i], realised[i]
-        score = similarity(text, real) if real is not None and text.strip() else None
+    for i, text, real in pairs:
+        score = next(scores) if real is not None and text.strip() else None
         out.append(SentenceCheck(sentence_name(case, i), text, real, score, score is not None and score < threshold))
     return out
 
@@ -267,17 +391,39 @@ class GroupCheck:
 
 def check_group(case: Case, followups: Sequence[FollowUp], englishes: Sequence[FollowUpEnglish]) -> GroupCheck:
     """Check the source sentences a group's follow-ups re-say by the realiser (nothing is loaded if there are none)."""
-    if not checked_case(case):
-        return GroupCheck([])
-    indices: set[int] = set()
-    for fu, english in zip(followups, englishes, strict=True):
-        indices |= resaid_sentences(case, fu, english)
-    if not indices:
-        return GroupCheck([])
-    reason = unavailable_reason()
-    if reason is not None:
-        return GroupCheck([], unavailable=reason)
-    return GroupCheck(check_sentences(case, indices))
+    return check_groups([(case, followups, englishes)])[0]
+
+
+Group = tuple[Case, Sequence[FollowUp], Sequence[FollowUpEnglish]]
+"""A group as `check_group` takes it: the source case, its follow-ups and their English."""
+
+
+def check_groups(groups: Sequence[Group]) -> list[GroupCheck]:
+    """`check_group` of each group, the same results, with the similarities of all of them computed in batches.
+
+    The builder checks a unit's groups at once (`lgmt.build`, unless `drop_unfaithful` needs each result before the
+    next candidate): each unique pair is embedded once, the model called `EMBED_BATCH` texts at a time.
+    """
+    start, cpu = time.perf_counter(), time.process_time()
+    try:
+        resaid: list[set[int]] = []
+        for case, followups, englishes in groups:
+            indices: set[int] = set()
+            if checked_case(case):
+                for fu, english in zip(followups, englishes, strict=True):
+                    indices |= resaid_sentences(case, fu, english)
+            resaid.append(indices)
+        if not any(resaid):
+            return [GroupCheck([]) for _ in groups]
+        reason = unavailable_reason()
+        if reason is not None:
+            return [GroupCheck([], unavailable=reason if indices else None) for indices in resaid]
+        pairs = [_pairs(case, indices) if indices else [] for (case, _, _), indices in zip(groups, resaid, strict=True)]
+        similarities([pair for group in pairs for pair in _wanted(group)])  # one batched pass fills the cache
+        return [GroupCheck(_checks(case, p)) for (case, _, _), p in zip(groups, pairs, strict=True)]
+    finally:
+        CLOCK.seconds += time.perf_counter() - start
+        CLOCK.cpu_seconds += time.process_time() - cpu
 
 
 UNIT_NOTE = "_source_fidelity_unit"

@@ -7,7 +7,7 @@ metamorphic violation rate (MVR), static and consistent accuracy, hidden-defect 
 Examples:
     inspect eval lgmt_tasks/mr_e --model openai/gpt-4o-mini
     inspect eval lgmt_tasks/lgmt --model lgmt/smollm2 -T prompting=few_shot_cot -T per_mr=20 --limit 40
-    inspect eval lgmt_tasks/mr_e --model openai/gpt-4o-mini -T direction=forward -T p4=replace
+    inspect eval lgmt_tasks/mr_e --model openai/gpt-4o-mini -T direction=forward -T p4=replace -T p5=replace
 
 The seven tasks differ only in their relation set, so they share one signature: each is a plain `@task` function
 (so that Inspect's source scanner, `inspect list tasks`, finds it) whose name is its relation set and whose docstring
@@ -43,7 +43,7 @@ ARGS_DOC = """
         prompting: One of the paper's four prompting strategies (Appendix C.1); default zero_shot_cot.
         source: Source cases: our generated problems, folio / proverqa / logicnli read from `source_path`, qmfol
             (QMFOL problems of a depth × width grid, `depth` and `width`) or logicasker (LogicAsker's
-            predicate-logic chains of length `depth`), or paper (the paper's evaluation set: FOLIO v2 validation,
+            predicate-logic chains of length `depth`), or paper (the paper's evaluation set: FOLIO v2 train,
             LogicNLI dev+test and ProverQA dev, from the `folio/`, `logicnli/` and `proverqa/` subfolders of
             `source_path`).
         source_path: File or folder of the source records (required unless source=generated, qmfol or logicasker).
@@ -59,10 +59,13 @@ ARGS_DOC = """
         names: Fresh symbols for MR-S: `abstract` (Con1, Pre1) or `natural` (words).
         direction: Which sites the ten MR-E relations rewrite: `paper` (default: each law as the paper reads it, with
             no fallback, so a relation may have no group), `forward` (the law as written), `introduction` (only its
-            converse and extended variants) or `any` (forward where a case has a site, else the other variants; the
-            default before version 4-A).
+            converse and extended variants), `any` (forward where a case has a site, else the other variants; the
+            default before version 4-A) or `counts` (issue #25's reading fitted to Table 9's counts: `paper` plus
+            MR-E1.2's negated →/↔/⊕, MR-E1.6's permuted canonical blocks, MR-E2.4's ⊕ step; ours).
         p4: MR-P4: `add` (default, the paper: the fused conjunction φ ∧ ψ joins the premises) or `replace` (it takes
             the place of φ and ψ; the behaviour before version 4-A).
+        p5: MR-P5: `add` (default, the paper: the conjuncts of φ ∧ ψ join the premises, φ ∧ ψ stays) or `replace`
+            (they take its place; the behaviour before issue #36).
         dataset: A folder written by `lgmt build`, or a Hub dataset id, to evaluate instead of building.
         revision: Hub revision of `dataset`.
         prefill: Open the assistant turn with the JSON the prompt asks for (helps small local models answer in
@@ -151,6 +154,7 @@ def relation_set_task(stub: Callable[[], Task]) -> Callable[..., Task]:
         names: str = "abstract",
         direction: str = "paper",
         p4: str = "add",
+        p5: str = "add",
         dataset: str | None = None,
         revision: str | None = None,
         prefill: bool = False,
@@ -173,6 +177,7 @@ def relation_set_task(stub: Callable[[], Task]) -> Callable[..., Task]:
             names=names,
             direction=direction,
             p4=p4,
+            p5=p5,
             dataset=dataset,
             revision=revision,
             depth=depth,

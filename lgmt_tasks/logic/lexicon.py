@@ -43,12 +43,14 @@ from lgmt_tasks.logic.morphology import Usage
 from lgmt_tasks.logic.phrasing import (
     EQ_KEY,
     EQ_TEMPLATE,
+    NUMBER_WORDS,
     PredicateKey,
     Template,
     abstract_template,
     fold,
     looks_abstract,
     natural_template,
+    numeral_phrase,
     proper_name,
     split_name,
     template_pattern,
@@ -282,16 +284,27 @@ def parse_pattern(pattern: str, arity: int) -> Template:
 
 @lru_cache(maxsize=1 << 15)
 def _predicate_candidates(
-    name: str, arity: int, style: Style, avoid: frozenset[str], usage: Usage | None = None
+    name: str,
+    arity: int,
+    style: Style,
+    avoid: frozenset[str],
+    usage: Usage | None = None,
+    learned: Template | None = None,
 ) -> tuple[tuple[Template, bool], ...]:
     """Templates to try for a predicate, best first, each flagged natural or not.
+
+    `learned`: the phrase the source's English uses for the name (`english.learned_templates`), tried first.
 
     Cached: a pure function of its arguments, and the costliest step of `lexicon_for`, which an LGMT build calls
     once per group, i.e. about twenty times for each source case's same predicates (the paper-scale pool spent a
     third of its relation stage here). The result is a tuple, so no caller can change a cached chain.
     """
     out: list[tuple[Template, bool]] = []
-    if style == "natural":
+    formal = learned is not None and learned == abstract_template(name, arity)  # the English has no place for it
+    if style == "natural" and learned is not None and not looks_abstract(name) and not formal:
+        if _words_ok([w for w in learned if isinstance(w, str)], avoid):
+            out.append((learned, True))
+    if style == "natural" and not formal:
         nat = natural_template(name, arity, usage)
         if nat is not None and _words_ok([w for w in nat if isinstance(w, str)], avoid):
             out.append((nat, True))
@@ -312,10 +325,17 @@ def _constant_candidates(
     Cached and a tuple, as `_predicate_candidates`.
     """
     out: list[tuple[tuple[str, ...], bool]] = []
+    number = numeral_phrase(name) if style == "natural" else None
+    if number is not None:  # `num98199` is "98199": a number reads as itself
+        out.append((number, True))
     if style == "natural" and spelled and not looks_abstract(name) and _words_ok(spelled, avoid):
         out.append((spelled, True))
+        recased = name_cased(spelled, name)
+        if recased is not None and recased != spelled:  # for a clash with a name that differs only in case
+            out.append((recased, True))
     if style == "natural" and not looks_abstract(name):
         words = split_name(name, keep_acronyms=True)
+        proper = proper and not all(w in NUMBER_WORDS for w in words)  # `oneMillion` is "one million"
         if words and _words_ok(words, avoid):  # checked in lower case: "And" is still a connective to a reader
             out.append((proper_name(words) if proper else words, True))
     for k in range(1, _MAX_SUFFIX + 1):
@@ -323,6 +343,32 @@ def _constant_candidates(
         if _words_ok([raw], avoid):
             out.append(((raw,), False))
     return tuple((p, nat) for p, nat in out if phrase_problem(p) is None)
+
+
+def name_cased(spelled: Sequence[str], name: str) -> tuple[str, ...] | None:
+    """The English's words for a constant with the capitals of its FOL name inside each word, or None.
+
+    Two constants that differ only in case (`moonWatch`, `moonwatch`) are both written "Moonwatch" by the English;
+    the second is then spoken "MoonWatch", still the source's word, so that the two read apart.
+    """
+    letters = [c for c in name if c.isalnum()]
+    k = 0
+    out: list[str] = []
+    for i, word in enumerate(spelled):
+        if i == 0 and word in ("a", "an", "the") and len(spelled) > 1:
+            out.append(word)
+            continue
+        chars = list(word)
+        for j, c in enumerate(chars):
+            if not c.isalnum():
+                continue
+            if k >= len(letters) or letters[k].lower() != c.lower():
+                return None
+            if j:
+                chars[j] = letters[k]
+            k += 1
+        out.append("".join(chars))
+    return tuple(out) if k == len(letters) else None
 
 
 def _words_ok(words: Sequence[str], avoid: frozenset[str]) -> bool:
@@ -365,6 +411,17 @@ class _Search:
         self.constant_at[name] += 1
         return True
 
+    def bump_to_distinct(self, name: str) -> bool:
+        """Move `name` on to its next natural phrase that reads differently from its current one, if it has one."""
+        chain, at = self.constant_chains[name], self.constant_at[name]
+        current = (fold(chain[at][0][0]), *chain[at][0][1:])
+        for k in range(at + 1, len(chain)):
+            words, natural = chain[k]
+            if natural and (fold(words[0]), *words[1:]) != current:
+                self.constant_at[name] = k
+                return True
+        return False
+
     def constant_clash(self) -> tuple[str, str] | None:
         """Two constants that read the same (also at the start of a sentence): (earlier, later)."""
         taken: dict[tuple[str, ...], str] = {}
@@ -403,6 +460,7 @@ def lexicon_for(
     common_nouns: Iterable[str] = (),
     usage: Mapping[PredicateKey, Usage] | None = None,
     spellings: Mapping[str, tuple[str, ...]] | None = None,
+    learned: Mapping[PredicateKey, Template] | None = None,
 ) -> Lexicon:
     """Build a lexicon for the symbols of `formulas`, natural where possible and always unambiguous.
 
@@ -424,6 +482,9 @@ def lexicon_for(
             word is spoken as a noun, a verb or an adjective ("a pet", "animals that bark").
         spellings: How the source's English writes constants' words inside its sentences ("LGA airport" for
             `lgaAirport`, "salad" for `salad`): tried before the proper-name phrase.
+        learned: Templates learned from the words of the source's English that a predicate's atoms cover
+            ("{0} can block {1}" for `CanBlock`, `english.learned_templates`): tried before the natural template
+            built from the name alone, and given up like it when it makes atoms ambiguous.
 
     Returns:
         The lexicon. When natural phrases collide (two symbols, or an atom and a longer atom, could be read
@@ -445,7 +506,8 @@ def lexicon_for(
     avoid = frozenset(variables)
 
     predicate_chains: dict[PredicateKey, Sequence[tuple[Template, bool]]] = {
-        key: _predicate_candidates(*key, style, avoid, (usage or {}).get(key)) for key in sig.predicates
+        key: _predicate_candidates(*key, style, avoid, (usage or {}).get(key), (learned or {}).get(key))
+        for key in sig.predicates
     }
     common = frozenset(common_nouns)
     constant_chains: dict[str, Sequence[tuple[tuple[str, ...], bool]]] = {
@@ -470,7 +532,11 @@ def lexicon_for(
     while True:  # every round falls at least one symbol back or returns; the chains are finite
         clash = search.constant_clash()
         if clash is not None:
-            if not search.bump_constant(clash[1]):
+            # the constant that has another natural phrase gives way (`moonWatch` "Moon Watch" next to `moonwatch`
+            # "Moonwatch", both written "Moonwatch"), else the later one, as far as its chain goes
+            if not search.bump_to_distinct(clash[1]) and not search.bump_to_distinct(clash[0]):
+                if search.bump_constant(clash[1]):
+                    continue
                 raise LexiconError(f"constant {clash[1]!r} reads like constant {clash[0]!r}")
             continue
         predicates, constants = search.predicates(), search.constants()

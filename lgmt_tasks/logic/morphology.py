@@ -33,7 +33,7 @@ SUBJECT_MARKERS = frozenset(
 )
 COPULAS = frozenset("is are was were be been being am".split())
 DEGREE_WORDS = frozenset("very more most so too quite rather".split())
-_ADJECTIVE_SUFFIXES = ("ous", "ic", "ical", "ive", "ful", "less", "able", "ible", "ish", "ary", "ent", "ant", "al")
+_ADJECTIVE_SUFFIXES = tuple("ous ic ical ive ful less able ible ish ary ent ant al ular".split())
 
 
 @lru_cache(maxsize=1)
@@ -112,6 +112,11 @@ def singular(noun: str) -> str | None:
     return None
 
 
+def plurals(noun: str) -> tuple[str, ...]:
+    """The plural forms of singular noun `noun` ("disease" -> ("diseases",)); empty for an unknown word."""
+    return _inflect(noun, "NNS")
+
+
 def looks_adjective(word: str) -> bool:
     """An unknown word with an adjective's suffix ("terricolous"): read as an adjective, else as a noun."""
     return word.endswith(_ADJECTIVE_SUFFIXES)
@@ -158,6 +163,7 @@ def _previous_word(text: str, start: int) -> str:
     return m.group(1).lower() if m else ""
 
 
+@lru_cache(maxsize=1 << 14)  # pure, and asked again for every group of a case (issue #36: its regexes cost 5%)
 def usage_hint(words: tuple[str, ...], text: str) -> Usage | None:
     """Read how `text` (the source English, any case) uses a name's `words`, or None when it does not say.
 
@@ -185,12 +191,24 @@ def usage_hint(words: tuple[str, ...], text: str) -> Usage | None:
         # inside a sentence, and not the end of a longer capitalised name ("Diamond Mine" is no use of `Mine`)
         inside = re.search(r"(?<![A-Z][\w'’-])[\w,;:\"”)]\s*$", text[: m.start()]) is not None
         inside = inside and re.search(r"[A-Z][\w'’-]*\s+$", text[: m.start()]) is None
+        inside = inside and re.match(r"\s+[A-Z]", text[m.end() :]) is None  # nor its start ("Love City")
         if cased is None and inside and len(found) == len(words) and found != words:
             # the English's capitals ("a Greek", "an Indo-European language"), the name's own endings
             cased = tuple(w[:1].upper() + w[1:] if f[:1].isupper() else w for w, f in zip(words, found, strict=True))
         before = _previous_word(low, m.start())
         plural = found[-1].lower() != words[-1] and singular(found[-1].lower()) == words[-1]
-        if before in DETERMINERS or plural and before in COPULAS:
+        after = re.match(r"[\s\-]+([a-z]+)", low[m.end() :])
+        following = after.group(1) if after else ""
+        noun_after = "NOUN" in classes(following) or bool(following) and not classes(following)  # or unknown
+        modifier = not plural and noun_after and verb_tag(following) not in ("VBZ", "VBD")
+        if modifier and before in DETERMINERS:
+            # "a certified gold album": the words modify a noun the name does not have; a participle or adjective
+            # there is a quality ("x is certified gold"), anything else says nothing
+            qualities = ("VBN", "VBD", "VBG")
+            unknown_adjective = not classes(first) and looks_adjective(first)  # "a noninvasive technique"
+            if "ADJ" in classes(first) or verb_tag(first) in qualities or unknown_adjective:
+                votes["copula"] += 1
+        elif before in DETERMINERS or plural and before in COPULAS:
             votes["noun"] += 1  # "a pet", "all dogs are mammals"
         elif before in COPULAS or before in DEGREE_WORDS:
             votes["copula"] += 1  # "is calm"

@@ -242,6 +242,25 @@ RELATIONAL_NOUNS = frozenset(
 ADJECTIVE_HEADS = frozenset("blind free friendly proof sided handed based born made wide long old deep".split())
 """Last words of compound adjectives ("color blind", "gluten free"): such a name is no noun phrase."""
 ORDINALS = frozenset("first second third fourth fifth last next most least only same".split())
+NAMING_VERBS = frozenset("name call title entitle nickname dub label spell".split())
+"""Verbs whose past participle before a name is passive ("a place named Galicia"): `Named(x, y)` is "x is named y"."""
+PARTICLES = frozenset("out off up down away back over around along".split())
+"""Prepositions that end a verb phrase without an object ("x gives up"): a unary verb name may end in one."""
+NUMBER_WORDS = frozenset(
+    """zero one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred thousand
+    million billion trillion half""".split()
+)
+"""Words of a number ("one million"): a constant made only of them is a quantity, not a proper name."""
+_NUMERAL_NAME = re.compile(r"(?:num|number|no|nr|n|yr|year)_?(\d+)", flags=re.IGNORECASE)
+
+
+def numeral_phrase(name: str) -> tuple[str, ...] | None:
+    """The number a constant names, when its name is a number with a FOL prefix (`num98199` -> "98199", `yr1997`).
+
+    A number reads as itself in English ("Tom uses zip code 98199"); the prefix only made it a FOL identifier.
+    """
+    m = _NUMERAL_NAME.fullmatch(name)
+    return (m.group(1),) if m else None
 
 
 def _content(words: Sequence[str]) -> list[str]:
@@ -286,7 +305,7 @@ def _verb_index(words: Sequence[str], arity: int) -> int | None:
     if tag == "VBZ":
         return 0
     if tag in ("VBD", "VBN"):
-        if nxt == "by":
+        if nxt == "by" or morphology.verb_lemma(first) in NAMING_VERBS:
             return None
         lemma = morphology.verb_lemma(first) or first
         active = lemma in ACTIVE_PAST or first not in morphology.verb_forms(lemma)["VBN"]
@@ -304,6 +323,8 @@ def _verb_index(words: Sequence[str], arity: int) -> int | None:
         return None
     if nxt in PREPOSITIONS or nxt in morphology.DETERMINERS or "ADV" in morphology.classes(nxt):
         return 0
+    if "VERB" in kinds and (morphology.verb_tag(nxt) in ("VBD", "VBN") or morphology.classes(nxt) == {"ADJ"}):
+        return 0  # a verb and its complement: "x keeps updated on y", "x stays healthy"
     return None
 
 
@@ -397,6 +418,12 @@ def natural_template(name: str, arity: int, usage: morphology.Usage | None = Non
     if arity > 3:
         return None
     reading = usage.reading if usage is not None and usage.reading else _default_reading(words, arity)
+    if arity == 1 and words[-1].lower() in PREPOSITIONS and (reading != "verb" or words[-1].lower() not in PARTICLES):
+        return None  # "the regular time is during", "x lives in": the name has lost its object
+    if arity == 1 and len(words) > 1 and words[0] in PREPOSITIONS:
+        return (0, "is", *words)  # "x is in good health", not "x is an in good health" (the article is learned)
+    if arity == 2 and len(words) == 1 and morphology.verb_lemma(words[0]) in NAMING_VERBS and _participle(words[0]):
+        return (0, "is", words[0], 1)  # "x is named y"
     at = _verb_index(words, arity) if reading == "verb" else None
     if reading == "verb" and at is None and morphology.verb_lemma(words[0]) is not None:
         at = 0  # the English says verb: a base form is conjugated, another form kept
@@ -405,13 +432,29 @@ def natural_template(name: str, arity: int, usage: morphology.Usage | None = Non
         if arity == 1:
             return (0, *phrase)
         if arity == 2:
+            if phrase[-1] not in PREPOSITIONS and any(w in PREPOSITIONS for w in phrase[at + 1 :]):
+                return None  # "x upgrades to every year y": the object's place is not after the name's last word
+            between = [
+                w.lower()
+                for w in phrase[at + 1 :]
+                if w not in PREPOSITIONS and w not in PARTICLES and morphology.verb_tag(w.lower()) != "VBG"
+            ]  # "x enjoys reading y" is English
+            if phrase[-1] not in PREPOSITIONS and any(morphology.classes(w) & {"ADJ", "ADV"} for w in between):
+                # "x plays extra y", "x considers most important love language y": a modifier stands where the
+                # object would, or the name's own noun phrase does ("x gives up y" is English)
+                return None
             return (0, *phrase, 1)
         if len(phrase) == at + 2 and phrase[-1] in PREPOSITIONS:  # "x shares y with z"
             return (0, *phrase[:-1], 1, phrase[-1], 2)
         return None
     if arity == 3:
         return None
-    single_noun = arity == 2 and len(words) == 1 and "NOUN" in morphology.classes(words[0].lower())
+    single_noun = (
+        arity == 2
+        and len(words) == 1
+        and "NOUN" in morphology.classes(words[0].lower())
+        and not (usage is not None and usage.reading == "copula")  # "x is compatible with y", not "a compatible of"
+    )
     if reading == "noun" or (reading == "verb" and _is_noun_head(words)) or single_noun:
         noun = _noun_phrase(words, arity)
         if noun is None:

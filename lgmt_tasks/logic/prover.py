@@ -125,6 +125,29 @@ Chosen per call (``mode=``), else by the environment variable ``LGMT_PROVER`` (r
 """
 
 
+@dataclass
+class ProverClock:
+    """What this process spent in the prover's entry points (`entailment`, `entails`, `equivalent`, `satisfiable`).
+
+    Read by benchmarks (`benchmarks/lgmt_paper_set.py`: a build's wall time over the proof time it needs); it never
+    affects an outcome. Each process (a build's worker too) has its own; take the difference of two readings.
+
+    Attributes:
+        seconds: Wall seconds inside the entry points (encoding, solver set-up and checks; a fresh-context retry
+            included).
+        cpu_seconds: This process's CPU seconds inside them (on a loaded machine, less than `seconds`).
+        calls: Entry-point calls.
+    """
+
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    calls: int = 0
+
+
+CLOCK = ProverClock()
+"""This process's `ProverClock`."""
+
+
 def _mode(requested: str | None) -> str:
     """The mode of one call: the argument, else ``LGMT_PROVER``, else ``"shared"``; anything else is an error."""
     mode = requested if requested is not None else os.environ.get("LGMT_PROVER", "shared")
@@ -400,11 +423,17 @@ def _asked(mode: str | None, ask: Callable[[str], _Outcome]) -> _Outcome:
     The retry makes "undecided" mean what it always meant, undecided in a context of its own, so a query whose
     search in a shared context happened to go worse is never dropped for that reason.
     """
-    chosen = _mode(mode)
-    outcome = ask(chosen)
-    if chosen == "shared" and isinstance(outcome, Undecided):
-        return ask("fresh")
-    return outcome
+    start, cpu = time.perf_counter(), time.process_time()
+    try:
+        chosen = _mode(mode)
+        outcome = ask(chosen)
+        if chosen == "shared" and isinstance(outcome, Undecided):
+            return ask("fresh")
+        return outcome
+    finally:
+        CLOCK.seconds += time.perf_counter() - start
+        CLOCK.cpu_seconds += time.process_time() - cpu
+        CLOCK.calls += 1
 
 
 def label_from_checks(

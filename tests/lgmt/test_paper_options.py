@@ -1,5 +1,5 @@
-"""Issue #25's task options: `-T direction=` and `-T p4=` on every LGMT task and lm-eval, the `variant` and `law`
-columns, temperature 0 by default, and the relation options `lgmt shrink` reads back from a log."""
+"""Issue #25's task options: `-T direction=`, `-T p4=` (and issue #36's `-T p5=`) on every LGMT task and lm-eval, the
+`variant` and `law` columns, temperature 0 by default, and the relation options `lgmt shrink` reads back from a log."""
 
 from __future__ import annotations
 
@@ -46,10 +46,12 @@ class Answers:
 
 def test_defaults_are_the_papers() -> None:
     config = LgmtConfig()
-    assert (config.direction, config.p4) == ("paper", "add")
-    assert config.key()["direction"] == "paper" and config.key()["p4"] == "add"
-    assert DIRECTIONS[0] == "paper" and {"forward", "introduction", "any"} <= set(DIRECTIONS)
+    assert (config.direction, config.p4, config.p5) == ("paper", "add", "add")
+    assert config.key()["direction"] == "paper" and config.key()["p4"] == "add" and config.key()["p5"] == "add"
+    assert DIRECTIONS[0] == "paper" and {"forward", "introduction", "any", "counts"} <= set(DIRECTIONS)
     assert LgmtConfig(direction="any", p4="replace").key() != config.key()
+    assert LgmtConfig(p5="replace").key() != config.key()
+    assert LgmtConfig(direction="counts").key() != config.key()
 
 
 def test_the_version_is_bumped_for_the_changed_results() -> None:
@@ -60,7 +62,7 @@ def test_the_version_is_bumped_for_the_changed_results() -> None:
     assert int(suite("lgmt").version.split("-")[0]) >= 4 and suite("lexical").version == "4-A"
 
 
-@pytest.mark.parametrize("name, value", [("direction", "sideways"), ("p4", "merge")])
+@pytest.mark.parametrize("name, value", [("direction", "sideways"), ("p4", "merge"), ("p5", "merge")])
 def test_a_bad_value_is_refused_naming_the_allowed_ones(name: str, value: str) -> None:
     allowed = ", ".join(DIRECTIONS) if name == "direction" else "add, replace"
     message = f"{name}={value!r}: expected one of {allowed}"
@@ -138,6 +140,40 @@ def test_p4_add_keeps_every_premise_and_adds_the_conjunction_replace_drops_the_p
         assert len(row["followup_premises_fol"]) == len(row["premises_fol"]) - 1
         assert row["law"] == "premise fusion (replace)"
     assert [r["followup_premises_fol"] for r in added] != [r["followup_premises_fol"] for r in replaced]
+
+
+def _p5_rows(p5: str) -> list[dict[str, Any]]:
+    rows = build_lgmt(LgmtConfig(mrs=("MR-P5",), per_mr=5, p5=p5)).dataset.to_list()
+    assert rows
+    return sorted(rows, key=lambda r: r["source_id"])
+
+
+def test_p5_add_keeps_the_conjunction_and_adds_its_conjuncts_replace_splits_it_in_place() -> None:
+    added, replaced = _p5_rows("add"), _p5_rows("replace")
+    for row in added:
+        source, followup = row["premises_fol"], row["followup_premises_fol"]
+        extra = list(followup)
+        for premise in source:
+            extra.remove(premise)  # every source premise is kept, verbatim, the conjunction too
+        assert len(extra) >= 2 and all(e in " ".join(source) for e in extra)
+        assert row["law"] == "premise decomposition (add)" and row["variant"] == "paper"
+    for row in replaced:
+        assert len(row["followup_premises_fol"]) > len(row["premises_fol"])
+        assert not set(row["premises_fol"]) <= set(row["followup_premises_fol"])  # the conjunction is gone
+        assert row["law"] == "premise decomposition (replace)"
+
+
+def test_p5_reaches_the_task_and_lm_eval() -> None:
+    from lgmt_tasks.task_configs._params import dataset_params
+
+    added = mr_p(per_mr=3, seed=1)
+    replaced = mr_p(per_mr=3, seed=1, p5="replace")
+    assert {s.metadata["law"] for s in added.dataset if s.metadata["mr"] == "MR-P5"} == {"premise decomposition (add)"}
+    laws = {s.metadata["law"] for s in replaced.dataset if s.metadata["mr"] == "MR-P5"}
+    assert laws == {"premise decomposition (replace)"}
+    params = dataset_params(lgmt_utils.PARAMS, {"relation_set": "mr_p"}, {"p5": "replace"})
+    assert params["p5"] == "replace"
+    assert dataset_params(lgmt_utils.PARAMS, {"relation_set": "mr_p"}, {})["p5"] == "add"
 
 
 def test_p4_reaches_the_task() -> None:
@@ -226,8 +262,10 @@ def test_temperature_0_reaches_the_model_and_a_run_setting_wins(built_dataset: s
         ({}, "4-A", ("paper", "add")),
         ({"direction": "forward", "p4": "replace"}, "4-A", ("forward", "replace")),
         ({"direction": "introduction"}, "3-B", ("introduction", "replace")),
+        ({"direction": "counts", "p5": "add"}, "5-A", ("counts", "add")),
     ],
 )
 def test_shrink_reads_the_logs_relation_options(args: dict[str, Any], version: object, expected: tuple) -> None:
     options = relation_options({"names": "natural", **args}, version)
     assert (options["direction"], options["fuse"]) == expected and options["names"] == "natural"
+    assert options["split"] == str(args.get("p5", "replace"))  # a log without p5 predates it: MR-P5 replaced

@@ -60,6 +60,21 @@ def test_threshold_constant_reproduces_the_rule_on_the_sample():
     assert (at_constant.tp, at_constant.fp, at_constant.fn) == (2, 1, 6)
 
 
+@pytest.mark.slow
+def test_batched_similarities_are_the_per_pair_ones_bit_for_bit(monkeypatch):
+    """The builder's batched path (`similarities`) gives the very floats of `similarity` (each pair on its own)."""
+    pairs = [(r["english"], r["realisation"]) for r in _sample()]
+    pairs += [(pairs[0][0], pairs[0][0]), (pairs[1][1] + "  ", pairs[1][1])]  # identical texts: 1.0, no model
+    monkeypatch.setattr(sf, "_CACHE", {})
+    reference = [sf.similarity(a, b) for a, b in pairs]
+    for batch in (64, 5, 2):  # the number of texts per model call does not matter
+        monkeypatch.setattr(sf, "_CACHE", {})
+        monkeypatch.setattr(sf, "EMBED_BATCH", batch)
+        assert sf.similarities(pairs) == reference
+    assert sf.similarities(list(reversed(pairs))) == list(reversed(reference))  # from the cache, in any order
+    assert sf.similarities([]) == []
+
+
 def test_best_threshold_rule_on_made_up_points():
     points = [(0.1, True), (0.2, False), (0.3, True), (0.8, False), (0.85, False), (0.9, True)]
     best = sf.best_threshold(points, "f1")  # F1 2/3 flagging under 0.8 or flagging all: the lowest wins
@@ -158,6 +173,8 @@ def test_a_folio_build_flags_and_the_option_drops_exactly_the_resting_groups(tmp
 
     path = _subset(tmp_path)
     config = LgmtConfig(source="folio", source_path=path, mrs=MRS, per_mr="all", direction="any")
+    assert sf.NOTE not in build_lgmt(config).stats.notes  # opt-in since issue #36
+    config = dataclasses.replace(config, check_fidelity=True)
     kept = build_lgmt(config)
     note = kept.stats.notes[sf.NOTE]
     assert note["status"] == "checked" and note["drop"] is False and note["threshold"] == sf.FIDELITY_THRESHOLD
@@ -183,6 +200,7 @@ def test_a_folio_build_flags_and_the_option_drops_exactly_the_resting_groups(tmp
     assert {r["source_id"] for r in removed} <= {name.split()[0].split("/")[1] for name in note["flagged"]}
     # off by default, so a build's config key (and cache) does not change unless asked
     assert "drop_unfaithful" not in config.key() and dropped.config.key()["drop_unfaithful"] is True
+    assert "check_fidelity" not in LgmtConfig().key() and config.key()["check_fidelity"] is True
 
 
 def test_without_the_embeddings_extra_the_check_is_unavailable_and_the_build_works(tmp_path, monkeypatch):

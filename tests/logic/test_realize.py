@@ -91,13 +91,13 @@ def test_appendix_b_example() -> None:
     lx = lexicon_for([*premises, conclusion, followup])
     assert [roundtrip(f, lx) for f in premises] == [
         "Lawton Park is a neighbourhood in Seattle.",
-        "For all x, if x is resident of Lawton Park, then x uses zip code num98199.",
+        "For all x, if x is resident of Lawton Park, then x uses zip code 98199.",
         "Tom is resident of Lawton Park.",
-        "Daniel uses zip code num98199.",
+        "Daniel uses zip code 98199.",
     ]
     assert roundtrip(conclusion, lx) == "Tom is resident of Washington."
     assert roundtrip(followup, lx) == (
-        "For all x, either it is not the case that x is resident of Lawton Park, or x uses zip code num98199."
+        "For all x, either it is not the case that x is resident of Lawton Park, or x uses zip code 98199."
     )
     assert lx.constant_phrase("lawtonPark") == "Lawton Park"
 
@@ -195,7 +195,7 @@ def test_natural_names(name: str) -> None:
         (P("CanFly", "tom"), "Tom can fly."),
         (P("HasPet", "tom"), "Tom has pet."),
         (P("Likes", "alice", "bob"), "Alice likes Bob."),
-        (P("UseZipCode", "tom", "num98199"), "Tom uses zip code num98199."),
+        (P("UseZipCode", "tom", "num98199"), "Tom uses zip code 98199."),
         (P("LiveIn", "tom", "paris"), "Tom lives in Paris."),
         (P("ResidentOf", "tom", "lawtonPark"), "Tom is resident of Lawton Park."),
         (P("Friend", "tom", "bob"), "Tom is a friend of Bob."),

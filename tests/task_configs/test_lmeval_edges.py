@@ -92,8 +92,8 @@ def test_a_mistyped_key_warns_naming_the_key_the_task_and_the_valid_keys(built_d
     assert metadata["pretrained"] == "/models/x" and metadata["per_rm"] == 3  # lm-eval's merge
     task = load("lgmt", "lgmt_mr_e", metadata)
     valid = (
-        "LGMT parameters: relation_set, source, source_path, per_mr, followups, compose, names, direction, p4, depth, "
-        "width, dataset_seed, translator, dataset, dataset_revision, prompting, prefill"
+        "LGMT parameters: relation_set, source, source_path, per_mr, followups, compose, names, direction, p4, p5, "
+        "depth, width, dataset_seed, translator, dataset, dataset_revision, prompting, prefill"
     )
     # One warning only: not for the model arguments (pretrained, dtype, revision) nor lm-eval's version/config_source.
     assert our_warnings(caplog) == [

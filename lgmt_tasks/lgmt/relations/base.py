@@ -11,21 +11,27 @@ from the paper, §3.3), the `directions` it can produce, and three methods:
 Options (keyword arguments, shared by all relations so that a builder can pass one set to every relation; a
 relation ignores the options that do not concern it, and an unknown option name raises `TypeError`):
 
-* `direction`: `"paper"` (default), `"forward"`, `"introduction"` or `"any"`.
-  `"paper"` is the paper's reading of each law (issue #25; the analysis is `lgmt_tasks/lgmt/issue25_paper_reading.md`):
+* `direction`: `"paper"` (default), `"forward"`, `"introduction"`, `"any"` or `"counts"`.
+  `"paper"` is the paper's reading of each law (issues #25 and #36; `lgmt_tasks/lgmt/issue25_paper_reading.md`):
   a filter over sites, `Relation.paper_site`, with no fallback, so a relation can have no site at all (MR-E2.3
-  on FOLIO, ProverQA and LogicNLI, as in the paper's Table 9). For most relations it is the forward sites; MR-E1.2,
-  E1.5, E1.6 and E2.4 add extended sites that the paper's counts and Appendix A imply (see their docstrings).
+  on FOLIO, ProverQA and LogicNLI, as in the paper's Table 9). For every relation it is the forward sites (the
+  law as §3.3 writes it, oriented toward the canonical form as App. A.3 says), except MR-E1.5, which also renames
+  a clashing variable (see its docstring).
   `"forward"` is only the law as written; `"introduction"` only the relation's other directions (`"introduction"`
   and `"extended"`, see `followup`); `"any"`: forward sites when the case has any, otherwise the other directions
   (the default before issue #25: it makes every relation applicable, but mixes the law and our variants).
-  Relations with a single direction (MR-S, MR-P, MR-C) ignore the option. The extended sites added for the
-  paper's reading (`Relation.paper_only`) are left out of `forward`, `introduction` and `any`, so that those
-  modes give the same follow-ups as before.
+  `"counts"` is issue #25's reading fitted to Table 9's group counts (`Relation.counts_site`; the `paper` default
+  of task versions 4-A to 5-x): the paper's sites plus MR-E1.2's negated →/↔/⊕, every MR-E1.6 block (canonical
+  ones permuted) and MR-E2.4's ⊕ step; issue #36 found those beyond the text, so their rows' `variant` is
+  `extended` (ours). Relations with a single direction (MR-S, MR-P, MR-C) ignore the option. The extended sites
+  that only `counts` takes (`Relation.counts_only`) are left out of `forward`, `introduction` and `any`, so that
+  those modes give the same follow-ups as before issue #25.
 * `names`: `"abstract"` (default; `Con1`, `Pre1` as the paper's translation prompt expects) or `"natural"`
   (fresh words from `data/fresh_names.json`) for the fresh symbols of MR-S1/S2 and MR-P3.
 * `scope`: where MR-E rewrites: `"premises"` (default, as in the paper: Γ ⇝ Γ'), `"conclusion"`, or `"all"`.
 * `fuse`: MR-P4 `"replace"` (default: φ and ψ are replaced by φ ∧ ψ) or `"add"` (φ ∧ ψ is added, φ and ψ kept).
+* `split`: MR-P5 `"replace"` (default: φ ∧ ψ is replaced, in place, by its conjuncts) or `"add"` (the conjuncts
+  are added, φ ∧ ψ kept). The tasks' `p4` / `p5` set `fuse` / `split` and default to `"add"`, the paper's §3.3.3.
 """
 
 from __future__ import annotations
@@ -62,10 +68,11 @@ from lgmt_tasks.logic.syntax import (
 )
 from lgmt_tasks.sources.case import Case
 
-Direction = Literal["paper", "forward", "introduction", "any"]
+Direction = Literal["paper", "forward", "introduction", "any", "counts"]
 Names = Literal["abstract", "natural"]
 Scope = Literal["premises", "conclusion", "all"]
 Fuse = Literal["replace", "add"]
+Split = Literal["replace", "add"]
 
 
 @dataclass(frozen=True)
@@ -76,6 +83,7 @@ class Options:
     names: Names = "abstract"
     scope: Scope = "premises"
     fuse: Fuse = "replace"
+    split: Split = "replace"
 
     @classmethod
     def parse(cls, options: Mapping[str, object]) -> Options:
@@ -85,7 +93,7 @@ class Options:
             TypeError: On an unknown option name.
             ValueError: On a value outside the option's allowed values.
         """
-        allowed = {"direction": Direction, "names": Names, "scope": Scope, "fuse": Fuse}
+        allowed = {"direction": Direction, "names": Names, "scope": Scope, "fuse": Fuse, "split": Split}
         unknown = sorted(set(options) - set(allowed))
         if unknown:
             raise TypeError(f"unknown relation option(s) {unknown}; expected among {sorted(allowed)}")
@@ -139,13 +147,20 @@ class Relation(ABC):
         """Whether `site` is in the paper's reading of the law (what `direction="paper"` keeps).
 
         By default the law as written (the forward sites): §3.3 states each law left to right and Appendix A.3
-        orients every MR-E1 step "from non-canonical to canonical form". Relations whose paper counts (Table 9)
-        need more override it.
+        orients every MR-E1 step "from non-canonical to canonical form". Only MR-E1.5 overrides it (issue #36).
         """
         return site.direction == "forward"
 
-    def paper_only(self, site: Site) -> bool:
-        """Whether `site` exists only for the paper's reading, so `forward`, `introduction` and `any` skip it.
+    def counts_site(self, site: Site) -> bool:
+        """Whether `site` is in issue #25's reading fitted to Table 9's counts (what `direction="counts"` keeps).
+
+        By default the paper's sites; MR-E1.2, MR-E1.6 and MR-E2.4 add the extended sites that reading took
+        (issue #36 moved them out of `paper_site`: the text does not cover them).
+        """
+        return self.paper_site(site)
+
+    def counts_only(self, site: Site) -> bool:
+        """Whether `site` exists only for the `counts` reading, so `forward`, `introduction` and `any` skip it.
 
         Sites added for issue #25 (MR-E1.2's negated →/↔/⊕, MR-E2.4's ⊕ step) would otherwise change which
         follow-ups those older modes draw for the same seed; keeping them out leaves those modes as they were.
@@ -162,9 +177,11 @@ class Relation(ABC):
         every = list(self._iter_sites(case, opts))
         if opts.direction == "paper":
             return [s for s in every if self.paper_site(s)]
+        if opts.direction == "counts":
+            return [s for s in every if self.counts_site(s)]
         if len(self.directions) == 1:
             return every
-        every = [s for s in every if not self.paper_only(s)]
+        every = [s for s in every if not self.counts_only(s)]
         forward = [s for s in every if s.direction == "forward"]
         other = [s for s in every if s.direction != "forward"]
         if opts.direction == "forward":
@@ -179,9 +196,11 @@ class Relation(ABC):
         sites = self._iter_sites(case, opts)
         if opts.direction == "paper":
             return any(self.paper_site(s) for s in sites)
+        if opts.direction == "counts":
+            return any(self.counts_site(s) for s in sites)
         if len(self.directions) == 1:
             return next(sites, None) is not None
-        sites = (s for s in sites if not self.paper_only(s))
+        sites = (s for s in sites if not self.counts_only(s))
         if opts.direction == "any":
             return next(sites, None) is not None
         want_forward = opts.direction == "forward"

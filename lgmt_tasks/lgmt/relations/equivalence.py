@@ -11,10 +11,11 @@ MR-E2.4 have "extended" variants that go beyond the paper's side conditions whil
 Where an introduction needs an arbitrary formula ψ (MR-E2), ψ is a seeded atom (`base.seeded_atom`),
 preferably one that already occurs in the case and fits the variables bound at the site.
 
-The paper's reading (`direction="paper"`, issue #25; `lgmt_tasks/lgmt/issue25_paper_reading.md` §2 and §7) is the
-forward sites for MR-E1.1, E1.3, E1.4 and E2.1–E2.3, and forward plus named extended sites for MR-E1.2 (every
-non-atomic negation), E1.5 (a clashing variable), E1.6 (every block) and E2.4 (the ⊕ step): each relation's
-`paper_site` says which, and why, in its docstring.
+The paper's reading (`direction="paper"`, issues #25 and #36; `lgmt_tasks/lgmt/issue25_paper_reading.md` §2 and
+§7) is the forward sites of every relation, plus MR-E1.5's clashing variable: each relation's `paper_site` says
+which, and why, in its docstring. Issue #25's reading fitted to Table 9's counts (`direction="counts"`,
+`counts_site`) adds MR-E1.2's negated →/↔/⊕, MR-E1.6's permuted canonical blocks and MR-E2.4's ⊕ step, which
+issue #36 found beyond the paper's text (their `variant` is `extended`).
 """
 
 from __future__ import annotations
@@ -250,12 +251,13 @@ class NegationNormalization(FormulaRelation):
     Extended (one inward step of a negation over the connectives the law's list leaves out):
     ¬(φ → ψ) ⇝ φ ∧ ¬ψ;  ¬(φ ↔ ψ) ⇝ ¬φ ↔ ψ;  ¬(φ ⊕ ψ) ⇝ φ ↔ ψ (FOLIO writes "both or neither" as ¬(A ⊕ B)).
 
-    Paper reading (`paper_site`): forward plus these extended sites, i.e. every non-atomic negation. Appendix A.3
-    defines what the relation removes as "occurrences of negation that are not applied directly to atomic
-    formulas" ("MR-E1.2 strictly decreases n(·) by eliminating a non-atomic negation"), and the law's "pushed
-    inward until it applies only to atomic formulas" covers ¬ over any connective. Forward alone gives about half
-    of the 200 groups of Table 9 at the paper's FOLIO size; with these, about ¾ (issue25_paper_reading.md §2).
-    They are `paper_only`: the forward / introduction / any modes stay as before.
+    Paper reading (`paper_site`, issue #36): the forward sites, the law's own list. Appendix A.5 (Lemma 2, Def. 3)
+    applies MR-E1.1 exhaustively before MR-E1.2, so E1.2 never meets ¬ over → or ↔; A.3's measure puts i(·), the
+    count of → and ↔, before n(·) and requires "the first component ... that differs" to decrease, which
+    ¬(φ ⊕ ψ) ⇝ φ ↔ ψ breaks (it adds a ↔), and ¬(φ ↔ ψ) ⇝ ¬φ ↔ ψ does not decrease n(·) when φ is not atomic.
+    The extended sites are issue #25's reading fitted to Table 9's counts (`counts_site`, `direction="counts"`;
+    every non-atomic negation, after A.3's "eliminating a non-atomic negation"); their `variant` is `extended`.
+    They are `counts_only`: the forward / introduction / any modes stay as before issue #25.
     """
 
     id = "MR-E1.2"
@@ -332,12 +334,12 @@ class NegationNormalization(FormulaRelation):
         assert isinstance(body, Exists)
         return Forall(body.var, Not(body.body))
 
-    def paper_site(self, site: Site) -> bool:
-        """Forward, and the negated →/↔/⊕ steps (every non-atomic negation, App. A.3)."""
+    def counts_site(self, site: Site) -> bool:
+        """Forward, and the negated →/↔/⊕ steps (issue #25's every non-atomic negation)."""
         return site.direction in ("forward", "extended")
 
-    def paper_only(self, site: Site) -> bool:
-        """The negated →/↔/⊕ steps were added for the paper's reading: the older modes skip them."""
+    def counts_only(self, site: Site) -> bool:
+        """The negated →/↔/⊕ steps were added for issue #25's reading: the older modes skip them."""
         return site.direction == "extended"
 
 
@@ -616,6 +618,27 @@ def _canonical_block(names: list[str], matrix: Formula) -> list[str]:
     return sorted(names, key=lambda v: (first.get(v, len(names)), names.index(v)))
 
 
+def quantifier_order_deviation(f: Formula) -> int:
+    """App. A.3's d(·), the last component of the termination measure m(·), which MR-E1.6 strictly decreases.
+
+    A.3: d "counts deviations in the ordering of bound variables within maximal same-quantifier blocks with respect
+    to the canonical order enforced by MR-E1.6"; counted here as the pairs of a block's variables in the wrong order
+    (inversions), summed over every maximal block of ≥ 2 distinct variables in `f`.
+
+    0 exactly when every block is in canonical order; MR-E1.6's forward step sorts one block and so decreases it.
+    """
+    total = 0
+    for _, node, parent in _walk(f):
+        if not isinstance(node, (Forall, Exists)) or type(parent) is type(node):
+            continue
+        names, matrix = _block(node)
+        if len(names) < 2 or len(set(names)) != len(names):
+            continue
+        rank = {v: k for k, v in enumerate(_canonical_block(names, matrix))}
+        total += sum(1 for i in range(len(names)) for j in range(i + 1, len(names)) if rank[names[i]] > rank[names[j]])
+    return total
+
+
 class QuantifierOrdering(FormulaRelation):
     """MR-E1.6 (Canonical quantifier ordering) of a block of adjacent identical quantifiers.
 
@@ -626,10 +649,13 @@ class QuantifierOrdering(FormulaRelation):
     (not only in a prenex prefix: the equivalence holds anywhere). Forward: a block not in canonical order is
     sorted. Extended: a block already in canonical order gets a seeded non-identity permutation.
 
-    Paper reading (`paper_site`): every block, forward and extended. Sorting only the out-of-order blocks gives
-    about 17 cases at the paper's FOLIO size, far below Table 9's 200 groups; every block gives about 257
-    (issue25_paper_reading.md §2). "Anywhere" is kept: a rule schema "applies to arbitrary subformulas" (§3.3.1),
-    and each block heads the prenex prefix of its own sub-formula.
+    Paper reading (`paper_site`, issue #36): the forward sites only, a block not in canonical order sorted into it.
+    §3.3.1: "σ ensures a canonical variable sequence within each quantifier block"; App. A.3: "Each MR is oriented
+    from non-canonical to canonical form" and "MR-E1.6 strictly decreases d(·)" (`quantifier_order_deviation`),
+    which a permutation of a block already in canonical order (d = 0 there) cannot do. The extended permutations
+    are issue #25's reading fitted to Table 9's counts (`counts_site`, `direction="counts"`, and `introduction` /
+    `any` as before); their `variant` is `extended`. "Anywhere" is kept: a rule schema "applies to arbitrary
+    subformulas" (§3.3.1), and each block heads the prenex prefix of its own sub-formula.
     """
 
     id = "MR-E1.6"
@@ -662,8 +688,8 @@ class QuantifierOrdering(FormulaRelation):
             out = quantifier(v, out)
         return out
 
-    def paper_site(self, site: Site) -> bool:
-        """Every block (see the class docstring)."""
+    def counts_site(self, site: Site) -> bool:
+        """Every block (issue #25's reading; see the class docstring)."""
         return True
 
 
@@ -839,12 +865,12 @@ class Distributivity(FormulaRelation):
     Extended: one distribution step on φ ⊕ ψ read as (φ ∧ ¬ψ) ∨ (¬φ ∧ ψ), i.e. the forward law X ∨ (Y ∧ Z) ⇝
     (X ∨ Y) ∧ (X ∨ Z) with X = φ ∧ ¬ψ:  φ ⊕ ψ ⇝ ((φ ∧ ¬ψ) ∨ ¬φ) ∧ ((φ ∧ ¬ψ) ∨ ψ).
 
-    Paper reading (`paper_site`): forward plus this ⊕ step. The paper's symbol set has no ⊕ (App. A; its
-    translation prompt has no rule for it), yet ProverQA, ⊕ in most cases, was used in full, so its pipeline must
-    have encoded ⊕; the FOLIO tooling it cites (Logic-LM's Prover9 converter) writes A ⊕ B as
-    (A ∧ ¬B) ∨ (¬A ∧ B), where the forward law applies. Forward alone gives 40–77 cases at the paper's sizes,
-    short of Table 9's 200 groups; with the ⊕ step about 1,190 (issue25_paper_reading.md §1.3, §2). This is an
-    inference about the paper's encoding, not its text. The step is `paper_only`: older modes stay as before.
+    Paper reading (`paper_site`, issue #36): the forward sites, the law as written. §3.3.1 states it over ∧ and ∨
+    only and App. A's symbol set has no ⊕, so nothing in the text reads φ ⊕ ψ as a disjunction to distribute.
+    The ⊕ step is issue #25's inference about the paper's encoding of ⊕ (ProverQA, ⊕ in most cases, was used in
+    full; Logic-LM's Prover9 converter writes A ⊕ B as (A ∧ ¬B) ∨ (¬A ∧ B)), fitted to Table 9's 200 groups
+    (issue25_paper_reading.md §1.3, §2): `counts_site`, `direction="counts"`, `variant` `extended`. It is
+    `counts_only`: the older modes stay as before issue #25.
     """
 
     id = "MR-E2.4"
@@ -913,12 +939,12 @@ class Distributivity(FormulaRelation):
             return Or((And((node, psi)), And((node, Not(psi)))))
         return And((Or((node, psi)), Or((node, Not(psi)))))
 
-    def paper_site(self, site: Site) -> bool:
-        """Forward, and the ⊕ step (see the class docstring)."""
+    def counts_site(self, site: Site) -> bool:
+        """Forward, and the ⊕ step (issue #25's reading; see the class docstring)."""
         return site.direction == "forward" or site.law == self._XOR
 
-    def paper_only(self, site: Site) -> bool:
-        """The ⊕ step was added for the paper's reading: the older modes skip it."""
+    def counts_only(self, site: Site) -> bool:
+        """The ⊕ step was added for issue #25's reading: the older modes skip it."""
         return site.law == self._XOR
 
 

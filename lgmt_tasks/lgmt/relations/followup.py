@@ -20,15 +20,15 @@ Vocabulary of `FollowUp.direction` (one value per follow-up; a composed chain jo
   already in canonical order (MR-E1.6), one distribution step on φ ⊕ ψ read as (φ ∧ ¬ψ) ∨ (¬φ ∧ ψ) (MR-E2.4).
 
 `direction` says what the rewrite is relative to the law's text; `FollowUp.variant` says whether it is in the
-paper's reading of the law (issue #25, `lgmt_tasks/lgmt/issue25_paper_reading.md`), which is not the same thing:
-some "extended" sites are what the paper's counts (Table 9) and Appendix A imply the paper applied. Vocabulary of
+paper's reading of the law (issues #25 and #36, `lgmt_tasks/lgmt/issue25_paper_reading.md`), which is not quite the
+same thing: MR-E1.5's clashing variable is "extended" yet what Appendix A.3 says the law is for. Vocabulary of
 `variant` (one value per follow-up; a chain joins its steps' values with `+`, like `direction`):
 
 * ``"paper"``: the site is in the paper's reading (`Relation.paper_site`): every MR-S, MR-P and MR-C follow-up,
-  every forward MR-E follow-up, and the extended sites the reading adds (MR-E1.2's negated →/↔/⊕, MR-E1.5's
-  clashing variable, MR-E1.6's canonical block, MR-E2.4's ⊕ step).
-* ``"introduction"`` / ``"extended"``: the site's `direction`, for a site outside the paper's reading (what
-  `direction="any"` or `"introduction"` adds).
+  every forward MR-E follow-up, and MR-E1.5's clashing variable.
+* ``"introduction"`` / ``"extended"``: the site's `direction`, for a site outside the paper's reading (ours: what
+  `direction="any"`, `"introduction"` or `"counts"` adds, e.g. issue #25's MR-E1.2 negated →/↔/⊕, MR-E1.6
+  permuted canonical block and MR-E2.4 ⊕ step, which issue #36 moved out of the paper's reading).
 
 A report can thus split any build into the paper's law and our variants with one column.
 

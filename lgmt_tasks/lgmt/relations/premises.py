@@ -14,7 +14,10 @@ Choices where the paper leaves room:
 * MR-P4 ("combined into a conjunctive premise φ ∧ ψ, which is added to the premise set"): by default φ and ψ
   are REPLACED by φ ∧ ψ (at φ's position), the transformation that actually changes the structure; option
   `fuse="add"` keeps φ and ψ and inserts φ ∧ ψ at a seeded position.
-* MR-P5 splits an n-ary conjunctive premise into ALL its conjuncts, which replace it in place.
+* MR-P5 ("decomposed into two separate premises φ and ψ, which are added to the premise set") splits an n-ary
+  conjunctive premise into ALL its conjuncts. By default they REPLACE it in place (the relation's option `split`;
+  the tasks' `p5` defaults to `add`, the paper's wording); `split="add"` keeps the conjunction and inserts the
+  conjuncts, together and in order, at a seeded position.
 """
 
 from __future__ import annotations
@@ -223,8 +226,10 @@ class PremiseDecomposition(_PremiseRelation):
     """MR-P5 (Premise Decomposition).
 
     Law (§3.3.3): "A conjunctive premise φ ∧ ψ ∈ Γ is decomposed into two separate premises φ and ψ, which are
-    added to the premise set." The conjunctive premise (chosen uniformly) is replaced, in place, by all its
-    conjuncts (an n-ary φ₁ ∧ ⋯ ∧ φₙ gives n premises).
+    added to the premise set." The conjunctive premise is chosen uniformly and gives all its conjuncts (an n-ary
+    φ₁ ∧ ⋯ ∧ φₙ gives n premises). With `split="add"` (the tasks' default `p5=add`, the paper's "added") the
+    conjunction stays and its conjuncts are inserted, in order, at a seeded position; with `split="replace"`
+    (this option's default, the tasks' behaviour before `p5`) they replace it in place.
     """
 
     id = "MR-P5"
@@ -234,18 +239,25 @@ class PremiseDecomposition(_PremiseRelation):
     def _iter_sites(self, case: Case, opts: Options) -> Iterator[Site]:
         for i, p in enumerate(case.premises_fol):
             if isinstance(p, And):
-                yield Site(i, (), "forward", "premise decomposition", (i,))
+                yield Site(i, (), "forward", f"premise decomposition ({opts.split})", (i,))
 
     def _apply_at(self, case: Case, site: Site, rng: random.Random, opts: Options) -> FollowUp | None:
         assert site.target is not None
         i, ps = site.target, case.premises_fol
         conj = ps[i]
         assert isinstance(conj, And)
-        m = len(conj.args)
-        premises = (*ps[:i], *conj.args, *ps[i + 1 :])
-        origin: tuple[int | None, ...] = (*range(i), *([None] * m), *range(i + 1, len(ps)))
-        changed = f"premises {i + 1}-{i + m}"
-        return self._followup(case, premises, origin, changed, f"{premise_name(i)} split", site.law)
+        m, n = len(conj.args), len(ps)
+        if opts.split == "replace":
+            premises = (*ps[:i], *conj.args, *ps[i + 1 :])
+            origin: tuple[int | None, ...] = (*range(i), *([None] * m), *range(i + 1, n))
+            position, where = i, f"{premise_name(i)} split"
+        else:
+            position = rng.randrange(n + 1)
+            premises = (*ps[:position], *conj.args, *ps[position:])
+            origin = (*range(position), *([None] * m), *range(position, n))
+            where = f"{premise_name(i)} split, its conjuncts added as premises {position + 1}-{position + m}"
+        changed = f"premises {position + 1}-{position + m}"
+        return self._followup(case, premises, origin, changed, where, site.law)
 
 
 MR_P: tuple[Relation, ...] = (

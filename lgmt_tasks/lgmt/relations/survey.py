@@ -42,19 +42,19 @@ def applicability(
 def direction_counts(cases: Sequence[Case], relation: Relation, **options: object) -> Counter[str]:
     """Count the cases with at least one site of each direction of `relation`.
 
-    Every site counts (`Relation.all_sites`, including the sites only the paper's reading uses), except with
-    `direction="paper"`: then only the paper's sites (`Relation.paper_site`) count, so the split shows which
-    directions make up the paper pool (e.g. MR-E1.2's forward De Morgan steps and extended negated →/↔/⊕).
-    Other `direction` values select nothing here (they are modes of `apply`, not kinds of site); the other
-    options apply.
+    Every site counts (`Relation.all_sites`, including the sites only the `counts` reading uses), except with
+    `direction="paper"`: then only the paper's sites (`Relation.paper_site`) count, and with `direction="counts"`
+    only issue #25's (`Relation.counts_site`), so the split shows which directions make up that pool (e.g.
+    MR-E1.2's forward De Morgan steps and extended negated →/↔/⊕ under `counts`). Other `direction` values select
+    nothing here (they are modes of `apply`, not kinds of site); the other options apply.
     """
     counts: Counter[str] = Counter()
     opts = {k: v for k, v in options.items() if k != "direction"}
-    paper = options.get("direction") == "paper"
+    keep = {"paper": relation.paper_site, "counts": relation.counts_site}.get(str(options.get("direction")))
     Options.parse(options)  # an invalid direction is an error here too
     for case in cases:
         sites = relation.all_sites(case, **opts)
-        for direction in {s.direction for s in sites if not paper or relation.paper_site(s)}:
+        for direction in {s.direction for s in sites if keep is None or keep(s)}:
             counts[direction] += 1
     return counts
 

@@ -31,7 +31,7 @@ from lgmt_tasks.ids import derived_seed
 from lgmt_tasks.lgmt.build import checked_row
 from lgmt_tasks.lgmt.english import RENAMING_LEFT, common_noun_constants, usage_hints
 from lgmt_tasks.lgmt.relations import RELATIONS, Case, FollowUp, Relation, Site
-from lgmt_tasks.lgmt.relations.base import Direction, Fuse
+from lgmt_tasks.lgmt.relations.base import Direction, Fuse, Split
 from lgmt_tasks.lgmt.relations.check import verify
 from lgmt_tasks.lgmt.shrink.candidates import Shape
 from lgmt_tasks.logic.lexicon import lexicon_for
@@ -49,7 +49,7 @@ class Original:
         case: The source case, with its English and proven label.
         relation: The group's relation.
         site: The site the build used, or None when it could not be replayed.
-        options: The relation options of the build (`names`, `direction`, `fuse`).
+        options: The relation options of the build (`names`, `direction`, `fuse`, `split`).
     """
 
     row: Mapping[str, Any]
@@ -125,22 +125,23 @@ def replay(
 ) -> tuple[Site | None, Mapping[str, str]]:
     """The site the build used, and the relation options that give it: the log's, else the first others that do.
 
-    A task run on a `-T dataset=` folder records its own `direction` and `p4` arguments, which did not make the
-    folder's rows (a folder built with `direction=any`, say, evaluated by a task whose default is `paper`). When the
-    row's follow-up is not made at any site under the log's options, every other `direction` and MR-P4 `fuse` is
-    tried, so the smaller groups are made by the same kind of site as the original; the log's options, and no site,
-    when none gives it.
+    A task run on a `-T dataset=` folder records its own `direction`, `p4` and `p5` arguments, which did not make
+    the folder's rows (a folder built with `direction=any`, say, evaluated by a task whose default is `paper`). When
+    the row's follow-up is not made at any site under the log's options, every other `direction`, MR-P4 `fuse` and
+    MR-P5 `split` is tried, so the smaller groups are made by the same kind of site as the original; the log's
+    options, and no site, when none gives it.
     """
     site = original_site(relation, case, row, options, seed)
     if site is not None:
         return site, options
     for direction in get_args(Direction):
         for fuse in get_args(Fuse):
-            other = {**options, "direction": direction, "fuse": fuse}
-            if other != dict(options):
-                site = original_site(relation, case, row, other, seed)
-                if site is not None:
-                    return site, other
+            for split in get_args(Split):
+                other = {**options, "direction": direction, "fuse": fuse, "split": split}
+                if other != dict(options):
+                    site = original_site(relation, case, row, other, seed)
+                    if site is not None:
+                        return site, other
     return None, options
 
 

@@ -7,9 +7,9 @@ parsed back with our parser.
 
 How the model was asked is taken from the log too: the model name and its arguments, the generate config
 (`log.plan.config` merged with `log.eval.model_generate_config`), and the task arguments that shape the prompts
-(`prompting`, `prefill`) and the relations (`names`, `direction`, `p4`, `seed`). A log that does not record
+(`prompting`, `prefill`) and the relations (`names`, `direction`, `p4`, `p5`, `seed`). A log that does not record
 `direction` or `p4` gets the default of its task version: `any` and `replace` up to version 3-B, `paper` and `add`
-from 4-A on (`relation_options`).
+from 4-A on (`relation_options`); one that does not record `p5` predates it, and MR-P5 replaced then.
 
 Only LGMT logs are accepted. The lexical suite's groups are perturbations of English sentences, not FOL: nothing
 here could shrink them while keeping its claim proven, so a lexical log (or any other suite's) is refused with an
@@ -66,7 +66,7 @@ class LoggedRun:
         path: The log file.
         task: The task name (`lgmt_tasks/mr_e`).
         ask: How the model was asked.
-        options: The relation options (`names`, `direction`, `fuse`).
+        options: The relation options (`names`, `direction`, `fuse`, `split`).
         seed: The build seed (task argument `seed`).
         groups: The violating groups' rows, in log order.
         samples: How many groups the log scored.
@@ -103,6 +103,7 @@ def relation_options(args: Mapping[str, Any], version: object) -> dict[str, str]
         "names": str(args.get("names") or "abstract"),
         "direction": str(args.get("direction") or defaults["direction"]),
         "fuse": str(args.get("p4") or defaults["fuse"]),
+        "split": str(args.get("p5") or "replace"),  # a log without `p5` predates it: MR-P5 replaced (issue #36)
     }
 
 

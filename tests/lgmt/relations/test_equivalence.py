@@ -269,11 +269,14 @@ def test_e16_extended_permutes_a_canonical_block():
     assert all_results("MR-E1.6", "∃x ∃y ∃z (Likes(x, y) ∧ Likes(y, z))", direction="any").__len__() >= 3
 
 
-@pytest.mark.parametrize("direction", ["any", "paper"])
+@pytest.mark.parametrize("direction", ["any", "paper", "counts"])
 def test_e16_needs_two_identical_adjacent_quantifiers(direction):
     assert not RELATIONS["MR-E1.6"].applies(case("∀x ∃y Likes(x, y)"), direction=direction)
     assert not RELATIONS["MR-E1.6"].applies(case("∀x ∀x P(x)"), direction=direction)
-    assert RELATIONS["MR-E1.6"].applies(case("P(a) ∧ ∀x ∀y Likes(x, y)"), direction=direction)
+    assert RELATIONS["MR-E1.6"].applies(case("P(a) ∧ ∀y ∀x Likes(x, y)"), direction=direction)
+    # a block already in canonical order: only our permutation applies, never the paper's law (issue #36)
+    canonical = RELATIONS["MR-E1.6"].applies(case("P(a) ∧ ∀x ∀y Likes(x, y)"), direction=direction)
+    assert canonical == (direction != "paper")
 
 
 # --------------------------------------------------------------------------- MR-E2.1

@@ -21,7 +21,7 @@ cases = st.builds(
 
 
 @settings(max_examples=150, deadline=None)
-@given(cases, st.integers(0, 2**32 - 1), st.sampled_from(["paper", "forward", "introduction", "any"]))
+@given(cases, st.integers(0, 2**32 - 1), st.sampled_from(["paper", "forward", "introduction", "any", "counts"]))
 def test_every_followup_is_well_formed_and_reproducible(case, seed, direction):
     for mr, relation in RELATIONS.items():
         fu = relation.apply(case, random.Random(seed), direction=direction, names="natural")
@@ -29,8 +29,10 @@ def test_every_followup_is_well_formed_and_reproducible(case, seed, direction):
         sites = relation.sites(case, direction=direction)
         if direction == "paper":  # a filter, no fallback
             assert sites == [s for s in relation.all_sites(case) if relation.paper_site(s)], mr
-        else:  # the sites added for the paper's reading leave the older modes unchanged
-            assert not any(relation.paper_only(s) for s in sites), mr
+        elif direction == "counts":  # issue #25's reading fitted to the counts: a filter too
+            assert sites == [s for s in relation.all_sites(case) if relation.counts_site(s)], mr
+        else:  # the sites added for the counts reading leave the older modes unchanged
+            assert not any(relation.counts_only(s) for s in sites), mr
         if fu is None:
             continue
         assert fu.variant in ("paper", "introduction", "extended"), mr

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from lgmt_tasks.lgmt.relations import RELATIONS
+from lgmt_tasks.lgmt.relations.check import verify
 from lgmt_tasks.lgmt.relations.symbols import fresh_name_lists
 from lgmt_tasks.logic.parse import parse
 from lgmt_tasks.logic.syntax import And, signature
@@ -162,6 +163,30 @@ def test_p5_splits_a_conjunctive_premise_into_all_conjuncts():
     fu = apply("MR-P5", case("P(a) ∧ Q(a) ∧ R(a)"))
     assert len(fu.premises_fol) == 3
     assert not RELATIONS["MR-P5"].applies(case("∀x (P(x) ∧ Q(x))"))
+    assert apply("MR-P5", ZOO) == apply("MR-P5", ZOO, split="replace")  # the relation's own default
+    assert fu.law == "premise decomposition (replace)"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_p5_add_keeps_the_conjunction_and_adds_its_conjuncts(seed):
+    """§3.3.3: φ and ψ "are added to the premise set"; the tasks' default `p5=add`."""
+    fu = apply("MR-P5", ZOO, seed, split="add")
+    source = ZOO.premises_fol
+    assert len(fu.premises_fol) == len(source) + 2
+    assert [o for o in fu.premise_origin if o is not None] == list(range(len(source)))  # all kept, in order
+    kept = [p for p, o in zip(fu.premises_fol, fu.premise_origin, strict=True) if o is not None]
+    assert tuple(kept) == source  # the conjunction φ ∧ ψ stays
+    added = [p for p, o in zip(fu.premises_fol, fu.premise_origin, strict=True) if o is None]
+    assert added == [parse("Dog(rex)"), parse("Likes(rex, tom)")]
+    first = fu.premise_origin.index(None)
+    assert fu.premise_origin[first : first + 2] == (None, None)  # together, in the conjunction's order
+    assert fu.law == "premise decomposition (add)" and fu.variant == "paper"
+    assert verify(ZOO, fu).status == "proven"
+
+
+def test_p5_bad_split_is_refused_naming_the_values():
+    with pytest.raises(ValueError, match="split='merge': expected one of 'replace', 'add'"):
+        apply("MR-P5", ZOO, split="merge")
 
 
 # --------------------------------------------------------------------------- MR-C
