@@ -28,7 +28,10 @@ Pipeline per instance (each with its own seeded generator, so the output does no
    see `prove_item`); an item with any claim refuted or undecided is dropped and counted. Truth tables only steer
    the drawing; Z3 decides what ships.
 5. English (`divlogiceval_english`): a distinct pool sentence per variable, negations for negated variables, a
-   random connective template per formula, a question wording per type.
+   random connective template per formula, a question wording per type. The sentences come from the instance's
+   share of the build's sentence plan (`english.sentence_plan`: the pool ordered vocabulary first; instance g of T
+   gets entries g, g + T, ...), so sentences do not recur and the pool's word types reach the build; at most one
+   sentence of a premise–hypothesis pair goes into one instance, and no two share a topic word.
 6. The answer positions are assigned from a balanced schedule, so each of A–D is the answer equally often (within
    one) in every question type and over the whole build.
 """
@@ -36,6 +39,7 @@ Pipeline per instance (each with its own seeded generator, so the output does no
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -65,6 +69,7 @@ from lgmt_tasks.divlogiceval.english import (
     canonical_pool_name,
     load_pool,
     pick_sentences,
+    sentence_plan,
 )
 from lgmt_tasks.divlogiceval.logic import (
     FACT,
@@ -87,13 +92,14 @@ from lgmt_tasks.divlogiceval.logic import (
     split_answers,
     vacuity_witnesses,
 )
+from lgmt_tasks.divlogiceval.snli import describe_origin
 from lgmt_tasks.ids import content_id, derived_seed
 from lgmt_tasks.logic.printer import show
 from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS, Undecided, entails
 from lgmt_tasks.logic.syntax import Atom, Formula, subformulas
 from lgmt_tasks.vocabulary import OPTION_LETTERS
 
-BUILD_REVISION = 5
+BUILD_REVISION = 6
 """Bumped whenever the builder's output changes for the same config (part of the build-cache key)."""
 
 LETTERS = OPTION_LETTERS
@@ -104,6 +110,7 @@ _VARIABLE_FEATURES = {
     "negation": datasets.Value("string"),
     "paraphrases": datasets.List(datasets.Value("string")),
     "contradictions": datasets.List(datasets.Value("string")),
+    "origins": datasets.List(datasets.Value("string")),
 }
 
 FEATURES = datasets.Features(
@@ -452,6 +459,73 @@ def _atoms(formula: Formula) -> set[str]:
     return {f.pred for _, f in subformulas(formula) if isinstance(f, Atom)}
 
 
+LENGTH_TRIES = 48
+"""Assignments of an instance's sentences to its variables tried for the scheduled answer rank (`_rank_miss`)."""
+
+English = tuple[str, list[str], str, list[tuple[str, str]]]
+"""A rendering of an item: content, content templates, conclusion text, options (text, template)."""
+
+
+def _english(
+    item: SymbolicItem, sentences: Mapping[str, PoolSentence], options_logic: Sequence[Formula], rng: random.Random
+) -> English:
+    """The item in English with one assignment of sentences to variables (templates drawn from `rng`)."""
+    realiser = Realiser(dict(sentences), rng)
+    texts: list[str] = []
+    content_templates: list[str] = []
+    for formula in item.content:
+        text, template = realiser.sentence(formula)
+        texts.append(text)
+        content_templates.append(template)
+    conclusion_text = ""
+    if item.conclusion is not None:
+        clause_text, template = realiser.render(item.conclusion)
+        conclusion_text = f"{CONCLUSION_LEAD}{clause_text}."
+        content_templates.append(template)
+    content = " ".join([*texts, *([conclusion_text] if conclusion_text else [])])
+    return content, content_templates, conclusion_text, [realiser.sentence(f) for f in options_logic]
+
+
+_WORD = re.compile(r"[A-Za-z']+")
+
+
+def _rank_miss(english: English, answer_position: int, rank: int) -> int:
+    """How far the answer is from having exactly `rank` options below it and the rest above, over three values.
+
+    The values are the option's length in characters, its length in words, and the distinct words it shares with
+    the content: what the shortcut battery's length and overlap heuristics read (`divlogiceval.shortcuts`). An
+    option tied with the answer counts as a miss on both sides, so the answer is strictly the k-th: a tie at the top
+    would otherwise make it one of the "largest" more often than a quarter of the time.
+    """
+    content, options = english[0], [text for text, _ in english[3]]
+    passage = {w.lower() for w in _WORD.findall(content)}
+    values = [
+        [len(text) for text in options],
+        [len(text.split()) for text in options],
+        [len({w.lower() for w in _WORD.findall(text)} & passage) for text in options],
+    ]
+    last = len(options) - 1
+    return sum(
+        abs(sum(v < row[answer_position] for v in row) - rank)
+        + abs(sum(v > row[answer_position] for v in row) - last + rank)
+        for row in values
+    )
+
+
+def length_schedule(question_type_index: int, per_type: int, seed: int, question_type: str) -> list[int]:
+    """The answer's length rank (options shorter than it, 0–3) per instance of one type: balanced, then shuffled.
+
+    So the longest and the shortest option (and the one sharing most or fewest words with the passage) are the
+    answer about a quarter of the time each, whatever the sentences: without it, the distractors of an item, which
+    often share a variable, are correlated in length, and the answer is the odd one out more often than chance
+    (0.314 for the shortest on 3e1c with the sentence plan's lengths; with lengths alone balanced, the largest
+    overlap scored 0.296 on missing premise, and 0.307 on 3e1c with `pool=snli`).
+    """
+    ranks = [(question_type_index * per_type + k) % len(LETTERS) for k in range(per_type)]
+    random.Random(derived_seed(seed, "divlogiceval-length-rank", question_type)).shuffle(ranks)
+    return ranks
+
+
 def realise_item(
     item: SymbolicItem,
     pool: Sequence[PoolSentence],
@@ -460,6 +534,8 @@ def realise_item(
     build_seed: int,
     n: int,
     pool_name: str,
+    slot: tuple[int, int] | None = None,
+    length_rank: int | None = None,
 ) -> dict[str, Any]:
     """Put a proven symbolic item into English and lay it out as a dataset row.
 
@@ -471,29 +547,37 @@ def realise_item(
         build_seed: The build seed (a generation parameter recorded in the row).
         n: The paper's n (recorded).
         pool_name: The pool's name (recorded).
+        slot: `(g, T)`: the instance is the g-th of T in the build and `pool` is the build's sentence plan; its
+            candidate sentences are `pool[g::T]` (`pick_sentences`). None: a plain draw from the pool.
+        length_rank: How many options are to be shorter than the answer, in characters and in words, and share fewer
+            words with the content (0–3, from `length_schedule`): up to `LENGTH_TRIES` assignments of the drawn
+            sentences to the variables are rendered and the first that gives the answer this rank in all three,
+            else the closest (`_rank_miss`), is kept. None: the first.
 
     Returns:
         The row (every column of `FEATURES`).
     """
     names = _variables_of(item)
-    chosen = pick_sentences(pool, len(names), rng)  # no two share a topic word
-    realiser = Realiser(dict(zip(names, chosen)), rng)
-    sentences: list[str] = []
-    content_templates: list[str] = []
-    for formula in item.content:
-        text, template = realiser.sentence(formula)
-        sentences.append(text)
-        content_templates.append(template)
-    conclusion_text = ""
-    if item.conclusion is not None:
-        clause_text, template = realiser.render(item.conclusion)
-        conclusion_text = f"{CONCLUSION_LEAD}{clause_text}."
-        content_templates.append(template)
-    content = " ".join([*sentences, *([conclusion_text] if conclusion_text else [])])
+    candidates = None if slot is None else pool[slot[0] :: slot[1]]
+    chosen = pick_sentences(pool, len(names), rng, candidates)  # no two share a topic word or a pair group
     distractors = list(item.distractors)
     rng.shuffle(distractors)
     options_logic = distractors[:answer_position] + [item.answer] + distractors[answer_position:]
-    rendered = [realiser.sentence(f) for f in options_logic]
+    english = _english(item, dict(zip(names, chosen)), options_logic, rng)
+    if length_rank is not None:
+        # Other assignments of the same sentences to the variables (and other template draws), until the answer's
+        # rank among the options by length and overlap is the scheduled one (`length_schedule`); else the closest.
+        best, assignment = _rank_miss(english, answer_position, length_rank), list(chosen)
+        for _ in range(LENGTH_TRIES - 1):
+            if best == 0:
+                break
+            rng.shuffle(chosen)
+            tried = _english(item, dict(zip(names, chosen)), options_logic, rng)
+            miss = _rank_miss(tried, answer_position, length_rank)
+            if miss < best:
+                best, assignment, english = miss, list(chosen), tried
+        chosen = assignment
+    content, content_templates, conclusion_text, rendered = english
     question = rng.choice(QUESTIONS[item.question_type])
     row: dict[str, Any] = {
         "question_type": item.question_type,
@@ -516,6 +600,7 @@ def realise_item(
                 "negation": entry.negation,
                 "paraphrases": list(entry.paraphrases),
                 "contradictions": list(entry.contradictions),
+                "origins": [describe_origin(origin) for origin in entry.origins],
             }
             for name, entry in zip(names, chosen)
         ],
@@ -599,6 +684,7 @@ def build_instances(job: InstanceRun) -> tuple[list[dict[str, Any] | None], Buil
     question_type, t, indices, config, pool, pool_name = job
     stats = BuildStats()
     positions = answer_schedule(t, config.per_type, config.seed, question_type)
+    ranks = length_schedule(t, config.per_type, config.seed, question_type)
     rows: list[dict[str, Any] | None] = []
     for index in indices:
         built = build_item(question_type, index, config, stats)
@@ -606,7 +692,10 @@ def build_instances(job: InstanceRun) -> tuple[list[dict[str, Any] | None], Buil
             rows.append(None)
             continue
         item, rng = built
-        rows.append(realise_item(item, pool, rng, positions[index], config.seed, config.n, pool_name))
+        slot = (t * config.per_type + index, len(QUESTION_TYPES) * config.per_type)
+        rows.append(
+            realise_item(item, pool, rng, positions[index], config.seed, config.n, pool_name, slot, ranks[index])
+        )
     return rows, stats
 
 
@@ -677,6 +766,7 @@ def prove_and_realise(job: ItemRun) -> tuple[list[dict[str, Any] | None], BuildS
     question_type, t, indices, items, config, pool, pool_name = job
     stats = BuildStats()
     positions = answer_schedule(t, config.per_type, config.seed, question_type)
+    ranks = length_schedule(t, config.per_type, config.seed, question_type)
     rows: list[dict[str, Any] | None] = []
     for index, item in zip(indices, items, strict=True):
         if item is None:
@@ -689,7 +779,10 @@ def prove_and_realise(job: ItemRun) -> tuple[list[dict[str, Any] | None], BuildS
             continue
         stats.count(question_type, "proven")
         rng = random.Random(derived_seed(config.seed, "divlogiceval-english", question_type, index))
-        rows.append(realise_item(item, pool, rng, positions[index], config.seed, config.n, pool_name))
+        slot = (t * config.per_type + index, len(QUESTION_TYPES) * config.per_type)
+        rows.append(
+            realise_item(item, pool, rng, positions[index], config.seed, config.n, pool_name, slot, ranks[index])
+        )
     return rows, stats
 
 
@@ -776,7 +869,8 @@ def build_divlogiceval(config: DivLogicEvalConfig, progress: bool = False, num_p
     pool_name = canonical_pool_name(config.pool)
     rows: list[dict[str, Any]] = []
     seen: set[str] = set()
-    pool_rows = tuple(pool)
+    # The sentence plan: instance g of T draws its sentences from pool_rows[g::T] (see `realise_item`).
+    pool_rows = sentence_plan(pool, derived_seed(config.seed, "divlogiceval-sentences"))
     with process_pool(num_proc) as workers:
         runs = [tuple(run) for run in split(range(config.per_type), workers.runs(config.per_type))]
         matched: list[InstanceRun] = [

@@ -9,7 +9,14 @@ from lgmt_tasks import __version__
 from lgmt_tasks.builders.schema import reproduce_command
 from lgmt_tasks.divlogiceval.build import BUILD_REVISION, DivLogicEvalBuild
 from lgmt_tasks.divlogiceval.config import QUESTION_TYPES
-from lgmt_tasks.divlogiceval.english import FRAMES_POOL, SNLI_POOL, canonical_pool_name, snli_pool
+from lgmt_tasks.divlogiceval.english import (
+    FRAMES_POOL,
+    SNLI_COCO_POOL,
+    SNLI_POOL,
+    canonical_pool_name,
+    snli_coco_pool,
+    snli_pool,
+)
 from lgmt_tasks.hub.card_text import repo_folder, usage_section
 from lgmt_tasks.hub.repo import CardSpec, write_build_repo
 from lgmt_tasks.suites import suite
@@ -29,7 +36,7 @@ COLUMNS = """| column | meaning |
 | `removed_rule` | the rule (`1a`, `1b`, `1c`, or `fact`) of the removed proposition of a missing-premise question |
 | `rules` | the rule of Eq. (1) each shown proposition instantiates, or `fact` for a literal fact (`X`, `¬X`) |
 | `templates`, `option_templates` | the connective template of each proposition (and conclusion) and each option |
-| `variables` | the sentence and negation instantiating each variable |
+| `variables` | each variable's sentence and negation, and where the sentence was read (`origins`: file, line, kind) |
 | `num_propositions`, `occurrences` | propositions and facts sampled (`missing`: with the removed one); uses of A–H |
 | `n`, `seed`, `pool` | generation parameters: the paper's n, the build seed, the sentence pool |"""
 
@@ -44,7 +51,16 @@ def pool_description(pool: str | None) -> str:
     """How the card names the sentence pool of a build."""
     name = canonical_pool_name(pool)
     if name == SNLI_POOL:
-        return f"SNLI premises ({len(snli_pool())} sentences of the Breaking NLI test set, negated by rule)"
+        return (
+            f"SNLI sentences ({len(snli_pool()):,} premises and hypotheses of the Breaking NLI test set and the SNLI "
+            "development and test sets, negated by rule)"
+        )
+    if name == SNLI_COCO_POOL:
+        return (
+            f"SNLI sentences and COCO captions ({len(snli_pool()):,} premises and hypotheses of the Breaking NLI test "
+            f"set and the SNLI development and test sets, and {len(snli_coco_pool()) - len(snli_pool()):,} COCO 2017 "
+            "validation captions, negated by rule)"
+        )
     if name == FRAMES_POOL:
         return "the lgmt-tasks generated sentence pool (2,053 propositions, each said in nine ways)"
     return name
@@ -53,12 +69,19 @@ def pool_description(pool: str | None) -> str:
 def licence_text(pool: str | None) -> str:
     """The card's licence section: CC BY-SA 4.0 with the SNLI pool (share-alike), MIT with the frame pool."""
     name = canonical_pool_name(pool)
-    if name == SNLI_POOL:
+    if name in (SNLI_POOL, SNLI_COCO_POOL):
+        coco = (
+            " and captions of the COCO 2017 validation set (Lin et al., 2014, CC BY 4.0)"
+            if name == SNLI_COCO_POOL
+            else ""
+        )
         return (
-            "CC BY-SA 4.0 (https://creativecommons.org/licenses/by-sa/4.0/). The sentences are SNLI premises (Bowman "
-            "et al., 2015, CC BY-SA 4.0) as distributed in the Breaking NLI test set (Glockner, Shwartz and "
-            "Goldberg, 2018, CC BY-SA 4.0); their negations, the\ntemplates and the questions are by lgmt-tasks. As a "
-            "derived work of CC BY-SA 4.0 data, this dataset is shared under the same licence."
+            "CC BY-SA 4.0 (https://creativecommons.org/licenses/by-sa/4.0/). The sentences are SNLI premises and "
+            "hypotheses (Bowman et al., 2015, CC BY-SA 4.0), read from the Breaking NLI test set (Glockner, Shwartz "
+            f"and Goldberg, 2018, CC BY-SA 4.0) and e-SNLI's copy of the SNLI development and test sets (Camburu et "
+            f"al., 2018){coco}; each variable records its origin (file and line). Their negations, the\ntemplates and "
+            "the questions are by lgmt-tasks. As a derived work of CC BY-SA 4.0 data, this dataset is shared under the "
+            "same licence."
         )
     if name == FRAMES_POOL:
         return FRAMES_LICENCE
@@ -67,7 +90,7 @@ def licence_text(pool: str | None) -> str:
 
 def card_license(pool: str | None) -> str:
     """The card's `license` metadata."""
-    return "cc-by-sa-4.0" if canonical_pool_name(pool) == SNLI_POOL else "mit"
+    return "cc-by-sa-4.0" if canonical_pool_name(pool) in (SNLI_POOL, SNLI_COCO_POOL) else "mit"
 
 
 def card_body(build: DivLogicEvalBuild, out: str) -> str:

@@ -57,7 +57,8 @@ DEFAULT_N = 3
 class DivLogicEvalConfig:
     """Everything that determines a DivLogicEval build (and so its cache key); see each field's `Param`.
 
-    `pool` is None or `snli` (the default: SNLI premises, as the paper uses), `frames` (our generated frame pool;
+    `pool` is None (the default, `snli+coco`), `snli` (SNLI premises and hypotheses, as the paper uses), `snli+coco`
+    (with COCO captions added), `frames` (our generated frame pool;
     `builtin` is its earlier name), a `.txt` / `.jsonl` file, or a dataset folder or Hub id; `pool_column`,
     `pool_negation_column` and `pool_split` say where a JSONL or dataset pool keeps its sentences.
     """
@@ -70,8 +71,9 @@ class DivLogicEvalConfig:
     )  # fmt: skip
     n: int = param(DEFAULT_N, help="The paper's n: 2..n+1 propositions per instance, at most n uses of a variable.")
     pool: str | None = param(
-        None, help="Sentence pool: `snli` (the default: SNLI premises, CC BY-SA 4.0), `frames` (our generated "
-        "sentences; alias `builtin`), a .txt / .jsonl file, or a dataset folder / Hub id with a `sentence` column."
+        None, help="Sentence pool: `snli+coco` (the default: SNLI premises and hypotheses and COCO captions, CC BY-SA "
+        "4.0), `snli` (SNLI only), `frames` (our generated sentences; alias `builtin`), a .txt / .jsonl file, or a "
+        "dataset folder / Hub id with a `sentence` column."
     )  # fmt: skip
     pool_column: str = param("sentence", task=False, help="Sentence column of a JSONL / dataset pool.")
     pool_negation_column: str | None = param(

@@ -8,15 +8,19 @@ logic: that is the point of the benchmark. The variables of one instance share n
 
 Named pools (`load_pool`, the `pool` parameter; the `pool` column of built rows):
 
-- `snli` (the default, `snli_pool`): real SNLI premises, as the paper uses (§3: "simple sentences sourced from SNLI
-  Glockner et al. (2018)"): the 1,796 premises of the Breaking NLI test set (Glockner, Shwartz & Goldberg, 2018;
-  SNLI: Bowman et al., 2015; CC BY-SA 4.0), filtered and negated by the authors' rules (KanaCS/ILogicEval
-  `snli_preprocessing.py`) with a small offline tagger, and kept only where the negation is exact: "not" after the
-  first auxiliary ("A man is not holding a saxophone."), or "does not" / "do not" / "did not" and the verb's lemma
-  ("A girl does not walk across the sand."). Full forms, never contractions. Each entry lists its topic words (its
-  content-word lemmas). `lgmt_tasks.divlogiceval.snli` derives `data/snli_pool.json` (its attribution, licence and
-  filter counts travel in the file); one sentence and one negation per variable (SNLI's entailed hypotheses, which
-  the paper adds as extra renderings, are not in this source).
+- `snli` (`snli_pool`): real SNLI sentences, as the paper uses (§3: "simple sentences sourced from SNLI Glockner et
+  al. (2018)"; the authors' `snli_preprocessing.py` reads SNLI's premises and keeps their hypotheses): the 1,796
+  premises of the Breaking NLI test set (Glockner, Shwartz & Goldberg, 2018) and the premises and hypotheses of the
+  whole SNLI development and test sets (as e-SNLI ships them; SNLI: Bowman et al., 2015; CC BY-SA 4.0), filtered
+  and negated by the authors' rules with a small offline tagger, and kept only where the negation is exact: "not"
+  after the first auxiliary ("A man is not holding a saxophone."), or "does not" / "do not" / "did not" and the
+  verb's lemma ("A girl does not walk across the sand."). Full forms, never contractions. Each entry lists its topic
+  words (its content-word lemmas), its origins (file and line) and its pair groups (a premise with its hypotheses).
+  `lgmt_tasks.divlogiceval.snli` derives `data/snli_pool.json` (its attribution, licence and filter counts travel in
+  the file); one sentence and one negation per variable.
+- `snli+coco` (`snli_coco_pool`): the SNLI pool and the COCO 2017 validation captions that pass the same filter
+  (`data/coco_pool.json`, CC BY 4.0; grouped by image). Not a source of the paper: more word types than SNLI's
+  development and test sets hold (see the suite README).
 - `frames` (alias `builtin`, the name rows of earlier builds carry; `builtin_pool`): our generated pool, from
   `lexicon.json`: about 6,150 common nouns and 800 adjectives (the word lists of the MIT-licensed `wonderwords`
   package, filtered; its licence travels in the file), and hand-written people, works and verbs. Every variable is a
@@ -61,15 +65,17 @@ DATA_PACKAGE = "lgmt_tasks.divlogiceval"
 DATA_DIR = "data"
 
 SNLI_POOL = "snli"
-"""The name of the SNLI pool, the default (`snli_pool`)."""
+"""The name of the SNLI pool (`snli_pool`): Glockner's premises and SNLI dev/test premises and hypotheses."""
+SNLI_COCO_POOL = "snli+coco"
+"""The name of the SNLI pool with COCO captions added (`snli_coco_pool`)."""
 FRAMES_POOL = "frames"
 """The name of our generated frame pool (`builtin_pool`)."""
 BUILTIN_POOL = "builtin"
 """The frame pool's earlier name (rows built before the SNLI pool carry it): an alias of `frames`."""
-DEFAULT_POOL = SNLI_POOL
-"""The pool of `pool=None`."""
+DEFAULT_POOL = SNLI_COCO_POOL
+"""The pool of `pool=None` (chosen by measurement: the most word types; see the suite README)."""
 POOL_ALIASES: dict[str, str] = {BUILTIN_POOL: FRAMES_POOL}
-NAMED_POOLS: tuple[str, ...] = (SNLI_POOL, FRAMES_POOL)
+NAMED_POOLS: tuple[str, ...] = (SNLI_POOL, SNLI_COCO_POOL, FRAMES_POOL)
 """The pools `load_pool` knows by name (besides the aliases of `POOL_ALIASES`)."""
 
 PICK_TRIES = 20
@@ -85,6 +91,8 @@ _COMMON_STARTS = frozenset(
     "nobody".split()
 )
 _AUXILIARIES = frozenset("is are was were am can could will would shall should may might must".split())
+_EDGE_PUNCTUATION = ".,;:!?\"'()[]"
+_HAS_LETTER = re.compile(r"[^\W\d_]")
 _NEGATED = re.compile(r"\b(?:not|never|no longer)\b|n't\b", re.IGNORECASE)
 
 
@@ -103,6 +111,9 @@ class PoolSentence:
         contradictions: Other sentences saying exactly what `negation` says (used for ¬X).
         topic_words: The words that carry the sentence's topic (for the builtin pool: its three nouns); no two entries
             of the builtin pool share one.
+        origins: Where the sentence was read (the pool file's compact form: `s2.dev:12`, `glockner:3107`, ...).
+        pairs: The groups the sentence belongs to (a premise with its hypotheses, the captions of one image): at most
+            one sentence of a group goes into one instance.
     """
 
     sentence: str
@@ -111,6 +122,12 @@ class PoolSentence:
     paraphrases: tuple[str, ...] = ()
     contradictions: tuple[str, ...] = ()
     topic_words: tuple[str, ...] = ()
+    origins: tuple[str, ...] = ()
+    pairs: tuple[str, ...] = ()
+
+    def exclusive_keys(self) -> frozenset[str]:
+        """What no two variables of one instance may share: the topic words and the pair groups."""
+        return frozenset(self.topic_words) | frozenset(f"pair {p}" for p in self.pairs)
 
     def positive_forms(self) -> tuple[str, ...]:
         """Every sentence that renders the variable X."""
@@ -143,18 +160,54 @@ def builtin_pool() -> tuple[PoolSentence, ...]:
 
 @cache
 def snli_pool() -> tuple[PoolSentence, ...]:
-    """The SNLI pool (`snli`, the default): `snli_pool.json`, derived by `lgmt_tasks.divlogiceval.snli`."""
-    entries = snli_pool_document()["sentences"]
+    """The SNLI pool (`snli`): `snli_pool.json`, derived by `lgmt_tasks.divlogiceval.snli`."""
+    return _pool_entries(snli_pool_document())
+
+
+@cache
+def snli_coco_pool() -> tuple[PoolSentence, ...]:
+    """The SNLI pool and the COCO captions (`snli+coco`): `snli_pool.json`, then `coco_pool.json`.
+
+    A caption whose text an SNLI entry already has (case and final stop aside) is left out.
+    """
+    snli = snli_pool()
+    seen = {_pool_key(entry.sentence) for entry in snli}
+    coco = [entry for entry in _pool_entries(coco_pool_document()) if _pool_key(entry.sentence) not in seen]
+    return (*snli, *coco)
+
+
+def _pool_key(sentence: str) -> str:
+    return sentence.rstrip(".").casefold()
+
+
+def _pool_entries(document: Mapping[str, Any]) -> tuple[PoolSentence, ...]:
     return tuple(
-        PoolSentence(e["sentence"], e["negation"], bool(e["proper_start"]), topic_words=tuple(e["topic_words"]))
-        for e in entries
+        PoolSentence(
+            e["sentence"],
+            e["negation"],
+            bool(e["proper_start"]),
+            topic_words=tuple(e["topic_words"]),
+            origins=tuple(e["origins"]),
+            pairs=tuple(e["pairs"]),
+        )
+        for e in document["sentences"]
     )
 
 
 @cache
 def snli_pool_document() -> dict[str, Any]:
-    """`snli_pool.json` as shipped: the sentences and their source, attribution, licence and filter counts."""
-    text = resources.files(DATA_PACKAGE).joinpath(f"{DATA_DIR}/snli_pool.json").read_text(encoding="utf-8")
+    """`snli_pool.json` as shipped: the sentences and their sources, attribution, licence and filter counts."""
+    return _data_json("snli_pool.json")
+
+
+@cache
+def coco_pool_document() -> dict[str, Any]:
+    """`coco_pool.json` as shipped: the COCO captions kept, with their source, attribution, licence and counts."""
+    return _data_json("coco_pool.json")
+
+
+def _data_json(name: str) -> dict[str, Any]:
+    text = resources.files(DATA_PACKAGE).joinpath(f"{DATA_DIR}/{name}").read_text(encoding="utf-8")
     document: dict[str, Any] = json.loads(text)
     return document
 
@@ -166,44 +219,113 @@ def canonical_pool_name(source: str | None) -> str:
     return POOL_ALIASES.get(source, source)
 
 
-def pick_sentences(pool: Sequence[PoolSentence], k: int, rng: random.Random) -> list[PoolSentence]:
-    """Draw `k` distinct pool entries of which no two share a topic word, from the instance's generator.
+def pick_sentences(
+    pool: Sequence[PoolSentence],
+    k: int,
+    rng: random.Random,
+    candidates: Sequence[PoolSentence] | None = None,
+) -> list[PoolSentence]:
+    """Draw `k` distinct pool entries of which no two share a topic word or a pair group, from the instance's generator.
 
-    The first try is `rng.sample(pool, k)`, so a pool whose entries never share a topic word (the frame pool, user
-    pools without topic words) draws exactly what a plain sample draws. When two drawn entries share a word, up to
-    `PICK_TRIES` greedy passes over a fresh shuffle of the pool keep each entry that shares no word with those kept.
+    Without `candidates`, the first try is `rng.sample(pool, k)`, so a pool whose entries never share a topic word
+    (the frame pool, user pools without topic words) draws exactly what a plain sample draws. When two drawn entries
+    share a word, up to `PICK_TRIES` greedy passes over a fresh shuffle of the pool keep each entry that shares no
+    word with those kept.
+
+    With `candidates` (the instance's share of the build's sentence plan, `sentence_plan`), the entries are taken
+    from them first, in order, each one kept when it shares nothing with those kept; if they run out, the greedy
+    passes over the pool complete the draw. The entries are then shuffled, so which variable gets which sentence
+    is random.
 
     Raises:
         ValueError: If no `k` entries without a shared topic word were found.
     """
     entries = list(pool)
-    chosen = rng.sample(entries, k)
-    if _share_no_topic(chosen):
-        return chosen
+    if candidates is None:
+        chosen = rng.sample(entries, k)
+        if _share_no_topic(chosen):
+            return chosen
+        start: list[PoolSentence] = []
+    else:
+        start = _greedy(candidates, k, [])
+        if len(start) == k:
+            rng.shuffle(start)
+            return start
     for _ in range(PICK_TRIES):
-        picked: list[PoolSentence] = []
-        used: set[str] = set()
-        for entry in rng.sample(entries, len(entries)):
-            words = set(entry.topic_words)
-            if words & used:
-                continue
-            picked.append(entry)
-            used |= words
-            if len(picked) == k:
-                return picked
+        picked = _greedy(rng.sample(entries, len(entries)), k, start)
+        if len(picked) == k:
+            if candidates is not None:
+                rng.shuffle(picked)
+            return picked
     raise ValueError(
         f"the sentence pool has no {k} entries without a shared topic word (found none in {PICK_TRIES} tries)"
     )
 
 
+def _greedy(entries: Iterable[PoolSentence], k: int, start: Sequence[PoolSentence]) -> list[PoolSentence]:
+    """`start`, then each entry of `entries` that shares no exclusive key with those kept, until there are `k`."""
+    picked = list(start)
+    used: set[str] = set().union(*(entry.exclusive_keys() for entry in picked))
+    for entry in entries:
+        if len(picked) == k:
+            break
+        keys = entry.exclusive_keys()
+        if keys & used or entry in picked:
+            continue
+        picked.append(entry)
+        used |= keys
+    return picked
+
+
 def _share_no_topic(entries: Sequence[PoolSentence]) -> bool:
     seen: set[str] = set()
     for entry in entries:
-        words = set(entry.topic_words)
-        if words & seen:
+        keys = entry.exclusive_keys()
+        if keys & seen:
             return False
-        seen |= words
+        seen |= keys
     return True
+
+
+def sentence_plan(pool: Sequence[PoolSentence], seed: int) -> tuple[PoolSentence, ...]:
+    """The pool in the order a build hands it out: vocabulary first (greedy coverage), then the rest, seeded.
+
+    Each next entry is the one whose renderings (sentence, negation, paraphrases, contradictions) bring the most
+    word types (lower-cased words with a letter, split at spaces and stripped of punctuation at either end: for the
+    SNLI pools' plain-word sentences the words `diversity.words` counts, and fast) that no earlier entry brought,
+    ties broken by a seeded random key; once every word
+    type is in, the remaining entries follow in that random order. A build gives instance g of T the entries
+    g, g + T, g + 2T, ... of this order as its candidates (`pick_sentences`), so no two instances share a candidate,
+    no sentence recurs unless an instance runs out of candidates, and the first entries, which carry the pool's
+    vocabulary, are the ones used. The assignment is fixed before any instance is drawn, so it does not depend on the
+    answer, the roles or the processes.
+    """
+    import heapq
+
+    tie = random.Random(seed)
+    keys = [tie.random() for _ in pool]
+    vocab = [
+        frozenset(
+            word
+            for text in (*entry.positive_forms(), *entry.negative_forms())
+            for word in (raw.strip(_EDGE_PUNCTUATION).lower() for raw in text.split())
+            if _HAS_LETTER.search(word)
+        )
+        for entry in pool
+    ]
+    covered: set[str] = set()
+    heap = [(-len(v), keys[i], i) for i, v in enumerate(vocab)]
+    heapq.heapify(heap)
+    order: list[int] = []
+    while heap:
+        gain, key, i = heapq.heappop(heap)
+        fresh = len(vocab[i] - covered)
+        if fresh != -gain:  # stale: re-file under its current gain
+            heapq.heappush(heap, (-fresh, key, i))
+            continue
+        order.append(i)
+        covered |= vocab[i]
+    return tuple(pool[i] for i in order)
 
 
 @cache
@@ -449,7 +571,8 @@ def load_pool(
     """Load a sentence pool: a named one, a text or JSONL file, or a column of a Hugging Face dataset.
 
     Args:
-        source: None or `snli` for the SNLI pool (the default), `frames` (or `builtin`) for the frame pool; a `.txt`
+        source: None (the default, `DEFAULT_POOL`), `snli` for the SNLI pool, `snli+coco` for it with COCO captions,
+            `frames` (or `builtin`) for the frame pool; a `.txt`
             file (one sentence a line, optionally `sentence<TAB>negation`);
             a `.jsonl` file (objects with `column` and optionally `negation_column`); anything else is passed to
             `datasets.load_dataset` (a local dataset folder or a Hub id).
@@ -466,11 +589,11 @@ def load_pool(
     """
     name = canonical_pool_name(source)
     if name in NAMED_POOLS:
-        pool = list(snli_pool() if name == SNLI_POOL else builtin_pool())
+        pool = list({SNLI_POOL: snli_pool, SNLI_COCO_POOL: snli_coco_pool, FRAMES_POOL: builtin_pool}[name]())
         return pool, PoolReport(kept=len(pool))
     path = Path(str(source))
     if not path.exists() and "/" not in str(source) and "\\" not in str(source) and not path.suffix:
-        named = ", ".join([f"{SNLI_POOL} (the default)", *(f"{n}" for n in NAMED_POOLS[1:])])
+        named = ", ".join(f"{n} (the default)" if n == DEFAULT_POOL else n for n in NAMED_POOLS)
         aliases = ", ".join(f"{alias} = {target}" for alias, target in POOL_ALIASES.items())
         raise ValueError(
             f"unknown sentence pool {source!r}: the named pools are {named} (aliases: {aliases}); otherwise give a "

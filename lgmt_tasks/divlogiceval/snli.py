@@ -1,4 +1,4 @@
-"""DivLogicEval's default sentence pool: real SNLI premises, filtered and negated by the authors' rules, offline.
+"""DivLogicEval's sentence pools: real SNLI sentences (and COCO captions), filtered and negated by the authors' rules.
 
 The paper instantiates its variables with simple sentences from SNLI (§3; Appendix C), filtered and negated by
 KanaCS/ILogicEval `snli_preprocessing.py`: lines 43-54 drop a sentence with ";", "(", ",", "?" or "if"/"If", with
@@ -21,12 +21,26 @@ The negation uses the full forms "is not" / "does not" (not the authors' contrac
 a lemma, which `negation_is_exact` checks for every entry. The first letter is capitalised and a full stop added
 where the source has none (215 premises end without one); nothing else of a premise is changed.
 
-Source: `dataset.jsonl` of Glockner, Shwartz & Goldberg (2018), whose `sentence1` are SNLI premises verbatim
-(Bowman et al., 2015), CC BY-SA 4.0. The derived pool (`data/snli_pool.json`) carries the attribution and the
-licence. Derive it (deterministic, byte-identical on re-run)::
+Sources (`../shared/data`, README §6, §6.1, §6.2):
 
-    python -m lgmt_tasks.divlogiceval.snli --source ../shared/data/snli_glockner/dataset.jsonl
-        --out lgmt_tasks/divlogiceval/data/snli_pool.json
+- `snli_glockner/dataset.jsonl` of Glockner, Shwartz & Goldberg (2018): its `sentence1` are SNLI premises verbatim;
+- `snli_esnli/s1.{dev,test}` and `s2.{dev,test}`: the whole SNLI development and test sets, premises and hypotheses
+  (line-aligned, as e-SNLI ships them), read as the authors' `snli_preprocessing.py` reads SNLI (line 124: test,
+  validation, train; lines 150-190 keep the filtered hypotheses beside each premise). The lines are PTB-tokenized;
+  `detokenize` removes only the space before a final `.`, `!` or `?`: every other tokenized mark (a comma, `'s`,
+  `n't`, quotes, brackets) is one the filter drops, so for a kept sentence nothing else could differ from SNLI's text;
+- `coco_captions/captions_val2017.json` (COCO 2017 validation captions, CC BY 4.0), the `snli+coco` pool only: not a
+  source of the paper (see the suite README's deviations).
+
+Every kept sentence records where it was read (`origins`: `glockner:<pairID>`, `s1.dev:<line>` for a premise,
+`s2.test:<line>` for a hypothesis, 1-based lines, `coco:<caption id>`), and `pairs`: the keys of the groups it belongs
+to, a premise with its hypotheses (`snli:<file>:<first line of the premise>`) or the captions of one image
+(`coco-image:<id>`). The builder puts at most one sentence of a group in one instance (sentences of a pair share
+content, which a reader could use). Sentences are merged across sources by their text (case and final stop aside).
+The derived pools (`data/snli_pool.json`, `data/coco_pool.json`) carry the attribution and the licence. Derive them
+(deterministic, byte-identical on re-run)::
+
+    python -m lgmt_tasks.divlogiceval.snli --data ../shared/data --out-dir lgmt_tasks/divlogiceval/data
 
 `lemminflect` is imported inside the functions that need it: importing this module is free.
 """
@@ -47,19 +61,28 @@ from typing import Any
 from lgmt_tasks.divlogiceval.english import MAX_WORDS, MIN_WORDS
 
 POOL_FILE = "snli_pool.json"
-"""The shipped pool, in the package's `data/` folder."""
+"""The shipped SNLI pool (Glockner + SNLI dev/test premises and hypotheses), in the package's `data/` folder."""
+COCO_POOL_FILE = "coco_pool.json"
+"""The shipped COCO caption pool (added to the SNLI pool by `pool=snli+coco`)."""
 
-DERIVED_BY = (
-    "python -m lgmt_tasks.divlogiceval.snli --source ../shared/data/snli_glockner/dataset.jsonl "
-    "--out lgmt_tasks/divlogiceval/data/snli_pool.json"
-)
+DERIVED_BY = "python -m lgmt_tasks.divlogiceval.snli --data ../shared/data --out-dir lgmt_tasks/divlogiceval/data"
+
+GLOCKNER_FILE = "snli_glockner/dataset.jsonl"
+ESNLI_DIR = "snli_esnli"
+ESNLI_FILES: tuple[str, ...] = ("s1.test", "s2.test", "s1.dev", "s2.dev")
+"""The e-SNLI files read, test before development as the authors' line 124 reads SNLI (s1: premises, s2:
+hypotheses)."""
+COCO_FILE = "coco_captions/captions_val2017.json"
 
 ATTRIBUTION = (
-    "Sentences are premises of the Stanford Natural Language Inference corpus (Samuel R. Bowman, Gabor Angeli, "
-    "Christopher Potts and Christopher D. Manning, 2015, 'A large annotated corpus for learning natural language "
-    "inference', EMNLP 2015), as distributed in the 'Breaking NLI' test set (Max Glockner, Vered Shwartz and Yoav "
-    "Goldberg, 2018, 'Breaking NLI Systems with Sentences that Require Simple Lexical Inferences', ACL 2018; "
-    "https://github.com/BIU-NLP/Breaking_NLI). Negations and topic words are ours."
+    "Sentences are premises and hypotheses of the Stanford Natural Language Inference corpus (Samuel R. Bowman, "
+    "Gabor Angeli, Christopher Potts and Christopher D. Manning, 2015, 'A large annotated corpus for learning natural "
+    "language inference', EMNLP 2015): the premises distributed in the 'Breaking NLI' test set (Max Glockner, Vered "
+    "Shwartz and Yoav Goldberg, 2018, 'Breaking NLI Systems with Sentences that Require Simple Lexical Inferences', "
+    "ACL 2018; https://github.com/BIU-NLP/Breaking_NLI), and the premises and hypotheses of the SNLI development and "
+    "test sets as distributed by e-SNLI (Oana-Maria Camburu, Tim Rocktaschel, Thomas Lukasiewicz and Phil Blunsom, "
+    "2018, 'e-SNLI: Natural Language Inference with Natural Language Explanations', NeurIPS 2018; "
+    "https://github.com/OanaMariaCamburu/e-SNLI, MIT). Negations and topic words are ours."
 )
 CITATIONS = (
     "@inproceedings{snli:emnlp2015, author = {Bowman, Samuel R. and Angeli, Gabor and Potts, Christopher and "
@@ -69,12 +92,34 @@ CITATIONS = (
     "@inproceedings{glockner_acl18, author = {Glockner, Max and Shwartz, Vered and Goldberg, Yoav}, title = "
     "{Breaking NLI Systems with Sentences that Require Simple Lexical Inferences}, booktitle = {The 56th Annual "
     "Meeting of the Association for Computational Linguistics (ACL)}, address = {Melbourne, Australia}, year = {2018}}",
+    '@incollection{camburu2018esnli, author = {Camburu, Oana-Maria and Rockt{\\"a}schel, Tim and Lukasiewicz, '
+    "Thomas and Blunsom, Phil}, title = {e-SNLI: Natural Language Inference with Natural Language Explanations}, "
+    "booktitle = {Advances in Neural Information Processing Systems 31}, pages = {9539--9549}, year = {2018}}",
 )
+COCO_ATTRIBUTION = (
+    "Sentences are captions of the COCO 2017 validation set (Tsung-Yi Lin, Michael Maire, Serge Belongie, James Hays, "
+    "Pietro Perona, Deva Ramanan, Piotr Dollar and C. Lawrence Zitnick, 2014, 'Microsoft COCO: Common Objects in "
+    "Context', ECCV 2014; annotations/captions_val2017.json, https://cocodataset.org), licensed CC BY 4.0. "
+    "Negations and topic words are ours."
+)
+COCO_CITATIONS = (
+    "@inproceedings{lin2014coco, author = {Lin, Tsung-Yi and Maire, Michael and Belongie, Serge and Hays, James and "
+    "Perona, Pietro and Ramanan, Deva and Doll{\\'a}r, Piotr and Zitnick, C. Lawrence}, title = {Microsoft COCO: "
+    "Common Objects in Context}, booktitle = {European Conference on Computer Vision (ECCV)}, year = {2014}}",
+)
+COCO_LICENCE = {
+    "name": "CC BY 4.0",
+    "url": "https://creativecommons.org/licenses/by/4.0/",
+    "note": "The COCO caption annotations are CC BY 4.0 (the images' Flickr licences do not apply to them); this "
+    "derived pool is shared under CC BY 4.0 with the attribution above. A build that mixes it with the SNLI pool is "
+    "CC BY-SA 4.0 (the SNLI pool's share-alike).",
+}
 LICENCE = {
     "name": "CC BY-SA 4.0",
     "url": "https://creativecommons.org/licenses/by-sa/4.0/",
-    "note": "This pool is a derived work of the Breaking NLI dataset (CC BY-SA 4.0), itself built on SNLI (CC BY-SA "
-    "4.0); it is shared under the same licence, CC BY-SA 4.0, with the attribution above.",
+    "note": "This pool is a derived work of SNLI (CC BY-SA 4.0), read from the Breaking NLI dataset (CC BY-SA 4.0) and "
+    "from e-SNLI's copy of SNLI's development and test sets (the sentences are SNLI's; e-SNLI's code is MIT); it is "
+    "shared under the same licence, CC BY-SA 4.0, with the attribution above.",
 }
 
 # ------------------------------------------------------------------------------------------------ closed classes
@@ -526,21 +571,98 @@ def _is_auxiliary(words: Sequence[str], i: int) -> bool:
 # ---------------------------------------------------------------------------------------------------- the pool
 
 
-def derive_pool(rows: Iterable[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The pool's entries (sorted by sentence) and the filter's counts, from Breaking NLI rows."""
-    pair_ids: dict[str, list[int]] = {}
-    read = 0
-    for row in rows:
-        read += 1
-        pair_ids.setdefault(row["sentence1"], []).append(int(row["pairID"]))
+@dataclass(frozen=True)
+class SourceSentence:
+    """One sentence as read from a source: its text, where it was read, and the pair group it belongs to (if any)."""
+
+    text: str
+    origin: str
+    pair: str | None = None
+
+
+def detokenize(line: str) -> str:
+    """An e-SNLI line as SNLI wrote it, for any sentence the filter keeps: the space before a final `.`/`!`/`?` removed.
+
+    Spaces are collapsed and the trailing one dropped. Nothing else is changed: the other marks the PTB tokenizer
+    splits off (`,`, `'s`, `n't`, quotes, brackets, `;`, `:`) are all dropped by the filter, so a kept sentence has
+    none of them.
+    """
+    text = " ".join(line.split())
+    if len(text) > 2 and text[-2] == " " and text[-1] in ".!?":
+        text = text[:-2] + text[-1]
+    return text
+
+
+def glockner_sentences(rows: Iterable[dict[str, Any]]) -> list[SourceSentence]:
+    """The premises (`sentence1`) of Breaking NLI rows, one per row, named by the row's pairID.
+
+    No pair group: the rows' `sentence2` are not in the pool.
+    """
+    return [SourceSentence(row["sentence1"], f"glockner:{int(row['pairID'])}") for row in rows]
+
+
+def esnli_sentences(files: dict[str, str]) -> list[SourceSentence]:
+    """The premises and hypotheses of e-SNLI's line-aligned files (`s1.<split>`, `s2.<split>`), detokenized.
+
+    Each line's pair group is its premise: `snli:s1.<split>:<first line with that premise>` (SNLI lists a premise on
+    consecutive lines, one per hypothesis), shared by the premise and every hypothesis written for it.
+
+    Args:
+        files: File name (`s1.dev`, ...) to text, in the order to read them.
+    """
+    lines = {name: text.split("\n")[:-1] if text.endswith("\n") else text.split("\n") for name, text in files.items()}
+    out: list[SourceSentence] = []
+    for name in files:
+        kind, split = name.split(".")
+        premises = lines[f"s1.{split}"]
+        if len(premises) != len(lines[name]):
+            raise ValueError(f"{name}: {len(lines[name])} lines, s1.{split} has {len(premises)}: not line-aligned")
+        first: dict[str, int] = {}
+        for number, premise in enumerate(premises, 1):
+            first.setdefault(detokenize(premise), number)
+        for number, line in enumerate(lines[name], 1):
+            group = f"snli:s1.{split}:{first[detokenize(premises[number - 1])]}"
+            out.append(SourceSentence(detokenize(line), f"{name}:{number}", group))
+    return out
+
+
+def coco_sentences(document: dict[str, Any]) -> list[SourceSentence]:
+    """The captions of a COCO captions file, named by caption id, grouped by image (five captions of one scene)."""
+    return [
+        SourceSentence(detokenize(a["caption"]), f"coco:{int(a['id'])}", f"coco-image:{int(a['image_id'])}")
+        for a in sorted(document["annotations"], key=lambda a: int(a["id"]))
+    ]
+
+
+def _origin_key(origin: str) -> tuple[str, int]:
+    name, _, number = origin.rpartition(":")
+    return name, int(number)
+
+
+def derive_pool(sentences: Iterable[SourceSentence]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The pool's entries (sorted by sentence) and the filter's counts, from the sentences of the sources.
+
+    Sentences are merged by their text as read (their origins and pair groups gathered), then normalised; two texts
+    that normalise to the same sentence (case and final stop aside) are one entry, the second counted as a duplicate.
+    """
+    origins: dict[str, list[str]] = {}
+    pairs: dict[str, set[str]] = {}
+    read: Counter[str] = Counter()
+    for item in sentences:
+        read[item.origin.rpartition(":")[0]] += 1
+        origins.setdefault(item.text, []).append(item.origin)
+        if item.pair is not None:
+            pairs.setdefault(item.text, set()).add(item.pair)
     dropped: Counter[str] = Counter()
     entries: dict[str, dict[str, Any]] = {}
-    for premise in sorted(pair_ids):
-        sentence = normalise(premise)
+    for text in sorted(origins):
+        sentence = normalise(text)
         key = sentence.rstrip(".").casefold()
         if key in entries:
             dropped["duplicate (after normalising)"] += 1
-            entries[key]["glockner_pair_ids"] = sorted(entries[key]["glockner_pair_ids"] + pair_ids[premise])
+            entry = entries[key]
+            entry["origins"] = sorted(entry["origins"] + origins[text], key=_origin_key)
+            entry["pairs"] = sorted(set(entry["pairs"]) | pairs.get(text, set()))
             continue
         result = derive(sentence)
         if isinstance(result, str):
@@ -551,41 +673,101 @@ def derive_pool(rows: Iterable[dict[str, Any]]) -> tuple[list[dict[str, Any]], d
             "negation": result.negation,
             "topic_words": list(result.topic_words),
             "proper_start": result.proper_start,
-            "glockner_pair_ids": sorted(pair_ids[premise]),
+            "origins": sorted(origins[text], key=_origin_key),
+            "pairs": sorted(pairs.get(text, set())),
         }
     kept = sorted(entries.values(), key=lambda e: e["sentence"])
+    kinds: Counter[str] = Counter()
+    for entry in kept:
+        kinds.update({_origin_kind(o) for o in entry["origins"]})
     counts = {
-        "rows_read": read,
-        "premises_read": len(pair_ids),
+        "read": dict(sorted(read.items())),
+        "distinct_read": len(origins),
         "kept": len(kept),
+        "kept_by_origin": dict(sorted(kinds.items())),
         "dropped": dict(sorted(dropped.items())),
     }
     return kept, counts
 
 
-def pool_document(source: Path) -> dict[str, Any]:
-    """The JSON object of `snli_pool.json`, derived from Breaking NLI's `dataset.jsonl`."""
+def _origin_kind(origin: str) -> str:
+    name = origin.rpartition(":")[0]
+    return {"glockner": "Glockner premise", "coco": "COCO caption"}.get(
+        name, "SNLI premise" if name.startswith("s1.") else "SNLI hypothesis"
+    )
+
+
+def describe_origin(origin: str) -> str:
+    """An origin of the pool file in words: the file under `../shared/data`, the line or id, and what it is there.
+
+    `s2.dev:12` -> `snli_esnli/s2.dev line 12 (SNLI dev hypothesis)`.
+    """
+    name, _, number = origin.rpartition(":")
+    if name == "glockner":
+        return f"{GLOCKNER_FILE} pairID {number} (SNLI premise, Breaking NLI)"
+    if name == "coco":
+        return f"{COCO_FILE} caption id {number} (COCO caption)"
+    kind, split = name.split(".")
+    return f"{ESNLI_DIR}/{name} line {number} (SNLI {split} {'premise' if kind == 's1' else 'hypothesis'})"
+
+
+def _source(path: Path, what: str) -> dict[str, str]:
+    return {"file": what, "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+
+
+def _document(
+    entries: list[dict[str, Any]],
+    counts: dict[str, Any],
+    sources: list[dict[str, str]],
+    attribution: str,
+    citations: Sequence[str],
+    licence: dict[str, str],
+) -> dict[str, Any]:
     from importlib.metadata import version
 
-    data = source.read_bytes()
-    rows = [json.loads(line) for line in data.decode("utf-8").splitlines() if line.strip()]
-    entries, counts = derive_pool(rows)
     return {
-        "source": {
-            "file": "dataset.jsonl of breaking_nli_dataset.zip, https://github.com/BIU-NLP/Breaking_NLI",
-            "sha256": hashlib.sha256(data).hexdigest(),
-            "field": "sentence1 (an SNLI premise, verbatim)",
-        },
-        "attribution": ATTRIBUTION,
-        "citations": list(CITATIONS),
-        "licence": LICENCE,
+        "sources": sources,
+        "attribution": attribution,
+        "citations": list(citations),
+        "licence": licence,
         "derived_by": DERIVED_BY,
         "tools": {"lemminflect": version("lemminflect")},
         "rules": "KanaCS/ILogicEval snli_preprocessing.py lines 43-81 (filter and negation), with our additions; "
         "see the docstring of lgmt_tasks.divlogiceval.snli",
+        "origins": "glockner:<pairID> (snli_glockner/dataset.jsonl), s1.<split>:<line> (an SNLI premise) and "
+        "s2.<split>:<line> (an SNLI hypothesis) of snli_esnli/, 1-based lines, coco:<caption id> "
+        "(coco_captions/captions_val2017.json); pairs: a premise with its hypotheses (snli:s1.<split>:<line>) or the "
+        "captions of one image (coco-image:<id>)",
         "counts": counts,
         "sentences": entries,
     }
+
+
+def pool_document(data: Path) -> dict[str, Any]:
+    """The JSON object of `snli_pool.json`: Glockner's premises and SNLI dev/test premises and hypotheses."""
+    glockner = data / GLOCKNER_FILE
+    rows = [json.loads(line) for line in glockner.read_text(encoding="utf-8").splitlines() if line.strip()]
+    files = {name: (data / ESNLI_DIR / name).read_text(encoding="utf-8") for name in ESNLI_FILES}
+    entries, counts = derive_pool([*glockner_sentences(rows), *esnli_sentences(files)])
+    sources = [
+        _source(glockner, "snli_glockner/dataset.jsonl: dataset.jsonl of breaking_nli_dataset.zip, "
+                "https://github.com/BIU-NLP/Breaking_NLI; field sentence1 (an SNLI premise, verbatim)"),
+        *(
+            _source(data / ESNLI_DIR / name, f"{ESNLI_DIR}/{name}: e-SNLI dataset/eSNLI/{name}, "
+                    f"https://github.com/OanaMariaCamburu/e-SNLI ({'premises' if name[1] == '1' else 'hypotheses'}, "
+                    "PTB-tokenized, one a line)")
+            for name in ESNLI_FILES
+        ),
+    ]  # fmt: skip
+    return _document(entries, counts, sources, ATTRIBUTION, CITATIONS, LICENCE)
+
+
+def coco_document(data: Path) -> dict[str, Any]:
+    """The JSON object of `coco_pool.json`: the COCO 2017 validation captions that pass the filter."""
+    path = data / COCO_FILE
+    entries, counts = derive_pool(coco_sentences(json.loads(path.read_text(encoding="utf-8"))))
+    sources = [_source(path, f"{COCO_FILE}: annotations/captions_val2017.json of COCO 2017 (annotations[*].caption)")]
+    return _document(entries, counts, sources, COCO_ATTRIBUTION, COCO_CITATIONS, COCO_LICENCE)
 
 
 def dumps(document: dict[str, Any]) -> str:
@@ -597,17 +779,20 @@ def dumps(document: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """CLI: derive `snli_pool.json` from Breaking NLI's `dataset.jsonl`."""
+    """CLI: derive `snli_pool.json` and `coco_pool.json` from `../shared/data`."""
     parser = argparse.ArgumentParser(prog="python -m lgmt_tasks.divlogiceval.snli", description=__doc__.split("\n")[0])
-    parser.add_argument("--source", type=Path, required=True, help="Breaking NLI's dataset.jsonl")
-    parser.add_argument("--out", type=Path, required=True, help="where to write the pool (snli_pool.json)")
+    parser.add_argument("--data", type=Path, required=True, help="the shared data folder (../shared/data)")
+    parser.add_argument("--out-dir", type=Path, required=True, help="where to write the pools (the package's data/)")
     args = parser.parse_args(argv)
-    document = pool_document(args.source)
-    args.out.write_text(dumps(document), encoding="utf-8")
-    counts = document["counts"]
-    print(f"read {counts['premises_read']} premises ({counts['rows_read']} rows); kept {counts['kept']}")
-    for reason, count in counts["dropped"].items():
-        print(f"  dropped {count:5d}  {reason}")
+    for name, document in ((POOL_FILE, pool_document(args.data)), (COCO_POOL_FILE, coco_document(args.data))):
+        (args.out_dir / name).write_text(dumps(document), encoding="utf-8")
+        counts = document["counts"]
+        print(
+            f"{name}: read {counts['distinct_read']} distinct sentences; kept {counts['kept']}",
+            counts["kept_by_origin"],
+        )
+        for reason, count in counts["dropped"].items():
+            print(f"  dropped {count:6d}  {reason}")
 
 
 if __name__ == "__main__":

@@ -61,8 +61,9 @@ def divlogiceval(
         per_type: Instances per question type of the on-the-fly build (the paper's test set: 300).
         seed: Build seed (the same seed gives the same instances, byte for byte).
         n: The paper's n: 2..n + 1 propositions per instance.
-        pool: A sentence pool to instantiate variables with: `snli` (the default: SNLI premises), `frames` (our
-            generated sentences; alias `builtin`), a `.txt` / `.jsonl` file or a dataset with a `sentence` column.
+        pool: A sentence pool to instantiate variables with: `snli+coco` (the default: SNLI premises and hypotheses
+            and COCO captions), `snli` (SNLI only), `frames` (our generated sentences; alias `builtin`), a `.txt` /
+            `.jsonl` file or a dataset with a `sentence` column.
         dataset: A folder written by `lgmt build divlogiceval`, a Hub dataset id, or the authors' released data (a
             folder with `polished.parquet` / `unpolished.parquet`, or `ttchungc/DivLogicEval`), to evaluate instead
             of building.

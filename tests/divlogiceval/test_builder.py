@@ -259,7 +259,7 @@ def test_rows_are_well_formed(default_build):
         else:
             assert row["conclusion"] == row["conclusion_logic"] == row["removed_rule"] == ""
             assert len(row["rules"]) == row["num_propositions"]
-        assert row["n"] == 3 and row["seed"] == 0 and row["pool"] == "snli"
+        assert row["n"] == 3 and row["seed"] == 0 and row["pool"] == "snli+coco"
 
 
 def test_every_distractor_has_the_answers_surface_signature(default_build):
@@ -325,6 +325,41 @@ def test_same_seed_same_bytes_other_seed_other_rows(tmp_path: Path):
     assert cards[0] == cards[1]  # the card differs only by the output folder it names
     other = build_divlogiceval(DivLogicEvalConfig(per_type=2, seed=12))
     assert set(other.dataset["id"]).isdisjoint(load_dataset_repo(first)["id"])
+
+
+def test_rows_do_not_depend_on_the_number_of_processes():
+    config = DivLogicEvalConfig(per_type=4, seed=7)
+    one = [dict(r) for r in build_divlogiceval(config, num_proc=1).dataset]
+    two = [dict(r) for r in build_divlogiceval(config, num_proc=2).dataset]
+    assert one == two
+
+
+def test_the_answer_length_rank_follows_its_schedule(default_build):
+    """The answer is the shortest (and the longest) option a quarter of the time in every type, by construction."""
+    for question_type in QUESTION_TYPES:
+        rows = [r for r in default_build.dataset if r["question_type"] == question_type]
+        ranks = Counter(sum(len(o) < len(r["options"][r["answer"]]) for o in r["options"]) for r in rows)
+        assert all(abs(ranks[k] - len(rows) / 4) <= 8 for k in range(4)), (question_type, ranks)
+
+
+def test_committed_variables_keep_origins_and_pair_exclusivity(default_build):
+    """Every variable sentence says where it was read; no instance has two sentences of one pair group."""
+    from lgmt_tasks.divlogiceval.english import snli_coco_pool
+    from lgmt_tasks.divlogiceval.snli import describe_origin
+
+    entries = {entry.sentence: entry for entry in snli_coco_pool()}
+    uses: Counter[str] = Counter()
+    for row in default_build.dataset:
+        chosen = [entries[v["sentence"]] for v in row["variables"]]
+        for variable, entry in zip(row["variables"], chosen, strict=True):
+            assert variable["origins"] == [describe_origin(o) for o in entry.origins] != []
+            assert variable["negation"] == entry.negation
+        pairs = [p for entry in chosen for p in entry.pairs]
+        assert len(pairs) == len(set(pairs)), row["id"]
+        words = [w for entry in chosen for w in entry.topic_words]
+        assert len(words) == len(set(words)), row["id"]
+        uses.update(v["sentence"] for v in row["variables"])
+    assert sum(c > 1 for c in uses.values()) < 0.02 * len(uses)  # the sentence plan: sentences hardly recur
 
 
 def test_repository_round_trip(small_repo: Path):
