@@ -159,7 +159,7 @@ _NAME_PREFIXES = frozenset({"name", "surname", "word", "term", "year", "yr"})
 English does not say ("Odell", "the 2013 final")."""
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1 << 15)  # more than a paper-scale pool's 4,329 cases: an LRU smaller than a cycle never hits
 def constant_spellings(case: Case) -> dict[str, tuple[str, ...]]:
     """How the source's English writes each constant's words inside its sentences, where it always writes them alike.
 
@@ -542,7 +542,7 @@ def _learn_three(words: tuple[str, ...], arity: int, tokens: list[str], start: i
     return _FORMAL
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1 << 15)  # more than a paper-scale pool's 4,329 cases: an LRU smaller than a cycle never hits
 def learned_templates(case: Case) -> dict[tuple[str, int], Template]:
     """Templates of the source's predicates learned from the words of its English that their atoms cover (issue #36).
 
@@ -654,7 +654,7 @@ def _the_before_acronyms(template: Template, case: Case) -> Template:
     return tuple(out)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1 << 15)  # more than a paper-scale pool's 4,329 cases: an LRU smaller than a cycle never hits
 def usage_hints(case: Case) -> dict[tuple[str, int], Usage]:
     """How the source's English uses each of its predicates' words (`morphology.usage_hint`), where it says.
 
@@ -678,7 +678,7 @@ def usage_hints(case: Case) -> dict[tuple[str, int], Usage]:
     return out
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1 << 15)  # more than a paper-scale pool's 4,329 cases: an LRU smaller than a cycle never hits
 def common_noun_constants(case: Case) -> frozenset[str]:
     """The constants the source English writes in lower case inside a sentence, and never capitalised there.
 
