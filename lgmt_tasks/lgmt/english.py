@@ -129,19 +129,17 @@ class FollowUpEnglish:
 
 def case_lexicon(
     case: Case,
-    followup: FollowUp,
+    followup: FollowUp | None = None,
     style: str = "natural",
     extra: Sequence[Formula] = (),
     overrides: Mapping[str | tuple[str, int], str] | None = None,
 ) -> Lexicon:
-    """One lexicon over the source and follow-up symbols, so a symbol reads the same in both."""
-    formulas: list[Formula] = [
-        *case.premises_fol,
-        case.conclusion_fol,
-        *followup.premises_fol,
-        followup.conclusion_fol,
-        *extra,
-    ]
+    """One lexicon over the source and follow-up symbols, so a symbol reads the same in both.
+
+    Without a follow-up, the lexicon of the source's own symbols (what the realiser says for the source case).
+    """
+    followed = (*followup.premises_fol, followup.conclusion_fol) if followup is not None else ()
+    formulas: list[Formula] = [*case.premises_fol, case.conclusion_fol, *followed, *extra]
     return lexicon_for(
         formulas,
         style=style,  # type: ignore[arg-type]

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 from lgmt_tasks.lgmt.english import (
     _proper_words,
-    common_noun_constants,
+    case_lexicon,
     constant_spellings,
     learned_templates,
     splice_clause,
     substitute_constant,
-    usage_hints,
 )
-from lgmt_tasks.logic.lexicon import Lexicon, lexicon_for
 from lgmt_tasks.logic.parse import parse
 from lgmt_tasks.logic.read import read
 from lgmt_tasks.logic.realize import realize
@@ -34,19 +32,8 @@ def case(pairs: list[tuple[str, str]], conclusion: tuple[str, str]) -> Case:
     )
 
 
-def lexicon(c: Case) -> Lexicon:
-    return lexicon_for(
-        [*c.premises_fol, c.conclusion_fol],
-        style="natural",
-        common_nouns=common_noun_constants(c),
-        usage=usage_hints(c),
-        spellings=constant_spellings(c),
-        learned=learned_templates(c),
-    )
-
-
 def said(c: Case, fol: str) -> str:
-    lx = lexicon(c)
+    lx = case_lexicon(c)
     f = parse(fol)
     text = realize(f, lx)
     assert read(text, lx) == f

@@ -9,15 +9,13 @@ subject. Every lexicon still reads back exactly.
 from __future__ import annotations
 
 from lgmt_tasks.lgmt.english import (
-    common_noun_constants,
+    case_lexicon,
     constant_spellings,
     learned_templates,
     splice_clause,
     substitute_constant,
-    usage_hints,
     without_period,
 )
-from lgmt_tasks.logic.lexicon import Lexicon, lexicon_for
 from lgmt_tasks.logic.parse import parse
 from lgmt_tasks.logic.phrasing import abstract_template, template_pattern
 from lgmt_tasks.logic.read import read
@@ -57,20 +55,10 @@ ODELL = Case(
 )
 
 
-def lexicon(case: Case) -> Lexicon:
-    return lexicon_for(
-        [*case.premises_fol, case.conclusion_fol],
-        common_nouns=common_noun_constants(case),
-        usage=usage_hints(case),
-        spellings=constant_spellings(case),
-        learned=learned_templates(case),
-    )
-
-
 def test_a_ternary_verb_keeps_the_preposition_the_english_says_after_it() -> None:
     learned = learned_templates(EMILY)
     assert template_pattern(learned[("LiveIn", 3)]) == "{0} lives in {1} in {2}"
-    lx = lexicon(EMILY)
+    lx = case_lexicon(EMILY)
     f = EMILY.conclusion_fol
     assert realize(f, lx) == "Emily lives in an apartment in a big metropolitan city."
     assert read(realize(f, lx), lx) == f
@@ -78,7 +66,7 @@ def test_a_ternary_verb_keeps_the_preposition_the_english_says_after_it() -> Non
 
 def test_a_ternary_name_whose_arguments_have_no_place_in_the_english_is_spoken_formally() -> None:
     assert learned_templates(EMILY)[("SoldOver", 3)] == abstract_template("SoldOver", 3)  # not "x sold 500 over 000"
-    lx = lexicon(EMILY)
+    lx = case_lexicon(EMILY)
     assert lx.predicate_pattern("SoldOver", 3) == "{0}, {1} and {2} stand in relation SoldOver"
     assert lx.predicate_pattern("CertifiedGold", 1) == "{0} is certified gold"  # not "a certified gold"
 
@@ -92,7 +80,7 @@ def test_an_adjective_keeps_the_preposition_the_english_puts_after_it() -> None:
 
 
 def test_a_name_prefixed_by_the_fol_is_spoken_as_the_english_writes_it() -> None:
-    lx = lexicon(ODELL)
+    lx = case_lexicon(ODELL)
     assert lx.constant_phrase("nameODell") == "Odell"
     assert lx.constant_phrase("nameO'Dell") == "O'Dell"
     assert lx.constant_phrase("year2013Final") == "the 2013 final"
@@ -108,7 +96,7 @@ def test_constants_that_differ_only_in_case_are_both_spoken_from_the_english() -
         premises=("Moonwatch is a mechanical watch.", "The Moonwatch is a watch."),
         conclusion="Moonwatch is not the Moonwatch.",
     )
-    lx = lexicon(case)
+    lx = case_lexicon(case)
     phrases = {lx.constant_phrase("moonWatch"), lx.constant_phrase("moonwatch")}
     assert not any("_" in p for p in phrases)
     assert read(realize(case.conclusion_fol, lx), lx) == case.conclusion_fol

@@ -10,7 +10,11 @@ from typing import Any
 
 import pytest
 
-from lgmt_tasks.lgmt.english import common_noun_constants, constant_spellings, learned_templates, usage_hints
+from lgmt_tasks.lgmt.english import (
+    case_lexicon,
+    constant_spellings,
+    learned_templates,
+)
 from lgmt_tasks.lgmt.english_review import (
     CATEGORIES,
     PER_CATEGORY,
@@ -19,7 +23,6 @@ from lgmt_tasks.lgmt.english_review import (
     sample_records,
     stratified_sample,
 )
-from lgmt_tasks.logic.lexicon import Lexicon, lexicon_for
 from lgmt_tasks.logic.parse import parse
 from lgmt_tasks.logic.read import read
 from lgmt_tasks.logic.realize import realize
@@ -64,17 +67,6 @@ KIKI = Case(
     premises=("KiKi is an animal.", "KiKi is terricolous.", "If KiKi does not jump, then KiKi is terricolous."),
     conclusion="KiKi is an animal and terricolous.",
 )
-
-
-def case_lexicon(case: Case) -> Lexicon:
-    """The lexicon `english.case_lexicon` builds for a case (without a follow-up's extra symbols)."""
-    return lexicon_for(
-        [*case.premises_fol, case.conclusion_fol],
-        common_nouns=common_noun_constants(case),
-        usage=usage_hints(case),
-        spellings=constant_spellings(case),
-        learned=learned_templates(case),
-    )
 
 
 def test_can_block_is_learned_from_can_block() -> None:
