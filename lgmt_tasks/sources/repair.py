@@ -166,15 +166,7 @@ def _argument_brackets(text: str) -> set[int]:
 
 def _closing(text: str, start: int) -> int:
     """The index of the ')' matching the '(' at `start` (len(text) if it is never closed)."""
-    depth = 0
-    for i in range(start, len(text)):
-        if text[i] == "(":
-            depth += 1
-        elif text[i] == ")":
-            depth -= 1
-            if depth == 0:
-                return i
-    return len(text)
+    return _enclosing_end(text, start + 1)
 
 
 def _enclosing_end(text: str, start: int) -> int:
