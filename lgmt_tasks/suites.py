@@ -96,7 +96,7 @@ SUITES: tuple[Suite, ...] = (
   author  = {Zhou, Zenghui and Li, Man and Fang, Xiaoke and Zhou, Xinyi and Li, Weibin and Zheng, Zheng},
   year    = {2026}
 }""",
-        version="6-A",
+        version="7-A",
         tasks=("mr_e", "mr_e1", "mr_e2", "mr_s", "mr_p", "mr_c", "lgmt"),
         lm_eval_tasks=(
             "lgmt",
@@ -131,7 +131,7 @@ SUITES: tuple[Suite, ...] = (
   booktitle = {Proceedings of the 2024 Conference on Empirical Methods in Natural Language Processing},
   year      = {2024}
 }""",
-        version="5-A",
+        version="6-A",
         tasks=("logicasker",),
         lm_eval_tasks=("lgmt_logicasker", "lgmt_logicasker_loglik"),
         columns=frozenset({"premises_fol", "conclusion_fol", "answer", "problem_type"}),
@@ -158,7 +158,7 @@ SUITES: tuple[Suite, ...] = (
   booktitle = {Proceedings of the 2025 Conference on Empirical Methods in Natural Language Processing},
   year      = {2025}
 }""",
-        version="6-A",
+        version="7-A",
         tasks=("divlogiceval",),
         lm_eval_tasks=("lgmt_divlogiceval", "lgmt_divlogiceval_loglik"),
         columns=frozenset({"content_logic", "options_logic", "answer", "question_type"}),
@@ -188,7 +188,7 @@ SUITES: tuple[Suite, ...] = (
   journal = {arXiv preprint arXiv:2606.20227},
   year    = {2026}
 }""",
-        version="5-A",
+        version="6-A",
         tasks=("qmfol",),
         lm_eval_tasks=("lgmt_qmfol",),
         columns=frozenset({"premises_fol", "conclusion_fol", "label", "rules_fol", "facts_fol"}),
@@ -208,7 +208,7 @@ SUITES: tuple[Suite, ...] = (
   booktitle = {IEEE International Conference on Software Maintenance and Evolution (ICSME)},
   year      = {2025}
 }""",
-        version="4-A",
+        version="5-A",
         tasks=("lexical",),
         lm_eval_tasks=("lgmt_lexical", "lgmt_lexical_loglik"),
         columns=frozenset({"premises_fol", "conclusion_fol", "label", "kind", "pending"}),

@@ -5,7 +5,8 @@ string "abc" (and fails deep in a build with a `TypeError`), `-T prefill=maybe` 
 truthy, so it silently meant true), and any `ValueError` a task raises while it is being created ends the run in a
 traceback of some 280 lines whose last line is the only useful one. `validated_args`, applied under `@task`, checks
 and coerces the given arguments before the task body runs (so before any build), and re-raises every `ValueError`
-of task creation as a `TaskParameterError`: a `PrerequisiteError`, which `inspect eval` prints as its message alone.
+of task creation as a `TaskParameterError`: an `LgmtError` (`lgmt_tasks.errors`), which `inspect eval` prints as one
+`Error:` line.
 
 What each annotation accepts (only the arguments actually given are checked; defaults are trusted):
 
@@ -38,10 +39,7 @@ from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_
 
 from inspect_ai import Task
 
-# Private to Inspect, but it is how Inspect itself reports a bad setup without a traceback (its CLI's exception hook
-# prints `message` alone); tests/tasks/test_task_params.py runs `inspect eval` to check that this still holds.
-from inspect_ai._util.error import PrerequisiteError
-from rich.markup import escape
+from lgmt_tasks.errors import LgmtError
 
 TaskFunction = TypeVar("TaskFunction", bound=Callable[..., Task])
 
@@ -56,13 +54,12 @@ FALSE_WORDS = frozenset({"false", "no", "off", "0"})
 INTEGER = re.compile(r"[+-]?\d+")
 
 
-class TaskParameterError(PrerequisiteError, ValueError):
-    """A bad task argument: printed by `inspect eval` as one line, and still a `ValueError` for Python callers."""
+class TaskParameterError(LgmtError):
+    """A bad task argument: printed by `inspect eval` as one line, and still a `ValueError` for Python callers.
 
-    def __init__(self, message: str) -> None:
-        ValueError.__init__(self, message)
-        # Inspect's exception hook prints `message` with rich, which would read `[a, b]` as markup.
-        self.message = escape(message)
+    Not Inspect's `PrerequisiteError`, which Inspect prints the same way but keeps private (issue 38): the one line
+    comes from `lgmt_tasks.errors`, through Python's public `sys.excepthook`.
+    """
 
 
 class _Refused(Exception):

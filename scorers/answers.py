@@ -74,7 +74,153 @@ from lgmt_tasks.vocabulary import OPTION_LETTERS, TRUTH_LABELS, YES_NO_LABELS
 
 How = Literal["strict", "lenient", "unparsed"]
 
-TRUTH_ALIASES: Mapping[str, str] = MappingProxyType({"Uncertain": "Unknown"})  # read-only: a default argument
+TRUTH_WORDS_ABROAD: dict[str, tuple[str, ...]] = {
+    "True": ("Verdadero", "Verdadeiro", "Vrai", "Wahr", "Richtig", "Vero", "Waar", "Истина", "Истинно", "Верно", "真"),
+    "False": ("Falso", "Faux", "Falsch", "Onwaar", "Ложь", "Ложно", "Неверно", "假", "偽"),
+    "Unknown": (
+        "Desconocido", "Desconhecido", "Inconnu", "Unbekannt", "Sconosciuto", "Onbekend", "Неизвестно",
+        "Incierto", "Incerto", "Incertain", "Ungewiss", "Onzeker",
+        "Indeterminado", "Indeterminato", "Indéterminé", "Unbestimmt", "Onbepaald",
+        "未知", "不确定", "无法确定", "不明",
+    ),
+}  # fmt: skip
+"""The three labels in Spanish, Portuguese, French, German, Italian, Dutch and Russian (#38: a reply in its own
+language states a label a grader reads), and in Chinese and Japanese where the label is a word of its own (`答案：假`,
+`{"label": "未知"}`). Only words that are not English words, so that no English reply changes."""
+
+YES_NO_WORDS_ABROAD: dict[str, tuple[str, ...]] = {
+    "yes": ("Sí", "Si", "Sim", "Oui", "Ja", "Да", "是", "是的", "はい"),
+    "no": ("Não", "Nao", "Non", "Nein", "Nee", "Нет", "否", "不是", "いいえ"),
+}
+"""Yes and no in the same languages (Spanish and Italian "No" is the English word)."""
+
+TRUTH_ALIASES: Mapping[str, str] = MappingProxyType(
+    {"Uncertain": "Unknown"} | {word: label for label, words in TRUTH_WORDS_ABROAD.items() for word in words}
+)  # read-only: a default argument
+
+_UNDETERMINED = (
+    r"(?:can\s*not|can't|cannot|could\s*not|couldn't)\s+be\s+(?:determined|decided|established|settled|known)"
+    r"(?:\s+(?:from|with|by|based\s+on|given)\s+(?:the\s+)?(?:given\s+|available\s+)?"
+    r"(?:premises|information|facts|statements))?"
+)
+UNKNOWN_PARAPHRASES: tuple[tuple[str, str], ...] = (
+    # "Cannot be determined" as a value (a JSON string, after a key, a line of its own): the label
+    (rf"(?m)(^|[\"'“:：*(]\s*){_UNDETERMINED}", r"\1Unknown"),
+    (r"\bnot\s+determinable\b", "Unknown"),
+    # "Undetermined", "indeterminate", "inconclusive": the same, as an adjective
+    (r"\b(?:undetermined|indeterminate|indeterminable|undecidable|undecided|inconclusive|unknowable)\b", "Unknown"),
+    # "Not enough information (to determine it)" as a value
+    (
+        r"(?m)(^|[\"'“:：*(]\s*)"
+        r"(?:not\s+enough|insufficient)\s+(?:information|info|evidence)"
+        r"(?:\s+to\s+(?:determine|decide|tell|say|conclude)(?:\s+(?:it|this|that|either\s+way))?)?",
+        r"\1Unknown",
+    ),
+    # "not True, and not False either", "not True and not False": excluding both other labels
+    (
+        r"\bnot\s+[*_`]*(?P<one>true|false)[*_`]*\s*[,;]?\s*(?:(?:and|but|nor)\s+)?(?:(?:it\s+is|it's|is)\s+)?not\s+"
+        r"[*_`]*(?!(?P=one))(?:true|false)(?=[*_`]*\W|$)(?:[*_`]*\s+either)?",
+        "Unknown",
+    ),
+    # "neither True nor False", "neither proven nor disproven": the third value, in three-valued entailment
+    (
+        r"\bneither\s+[*_`]*(?:true|false)[*_`]*\s+nor\s+[*_`]*(?:true|false)(?=[*_`]*\W|$)"
+        r"|\bneither\s+(?:proven|proved|provable|entailed|established)\s+nor\s+"
+        r"(?:disproven|disproved|refuted|refutable|contradicted)\b",
+        "Unknown",
+    ),
+)
+"""What a careful grader reads as Unknown in a three-valued reply though the word is not written (#38), where it
+stands for the word: a value (a JSON string, after a key, a line of its own), an adjective ("the conclusion is
+undetermined"), "neither True nor False". Each is rewritten to the label before the reply is read, so that every rule
+(cues, JSON values, final lines, hedges) applies to it. "The conclusion cannot be inferred" and "not True" are not
+here: either could mean False as well as Unknown."""
+
+_WHETHER = r"(?:\bwhether\s+[^.;\n]{1,120}?\s+)?"  # "whether X cannot be determined": a subject, not a condition
+_DETERMINERS = r"(?:the\s+|these\s+|those\s+)?(?:given\s+|available\s+|more\s+|further\s+|additional\s+)?"
+UNKNOWN_STATEMENTS: tuple[tuple[str, str], ...] = (
+    # "so it cannot be determined from the premises", "whether she is a manager cannot be determined" (not "False or …")
+    (rf"{_WHETHER}(?<!\bor\s){_UNDETERMINED}", "Unknown"),
+    (rf"{_WHETHER}\b(?:remains|stays|is\s+left)\s+Unknown\b", "Unknown"),  # "… remains undetermined" (rewritten)
+    (r"\bcan\s+be\s+Unknown\b", "Unknown"),  # "can be neither proved nor disproved" (rewritten)
+    # "the premises are insufficient to establish either …", "neither the conclusion nor its negation follows"
+    (r"\b(?:premises|information)\s+(?:are|is)\s+(?:insufficient|not\s+enough)\b", "Unknown"),
+    (r"\b(?:insufficient|not\s+enough)\s+to\s+(?:establish|prove|determine|decide)\b", "Unknown"),
+    (r"\bneither\s+(?:the\s+)?conclusion\s+nor\s+its\s+negation\b", "Unknown"),
+    (  # "I cannot determine this without more information" (not "Sorry, I can't determine that": a refusal)
+        r"\b(?:I|we|one)\s+(?:can\s*not|can't|cannot|could\s*not|couldn't)\s+(?:determine|decide|tell)\b"
+        rf"[^.\n]{{0,60}}?\b(?:from|without|with|based\s+on|given)\s+{_DETERMINERS}"
+        r"(?:premises|information|facts|statements|data)\b",
+        "Unknown",
+    ),
+    (
+        r"\b(?:there\s+is|there's|we\s+have)\s+(?:not\s+enough|insufficient)\s+(?:information|info|evidence)\b",
+        "Unknown",
+    ),
+)
+"""Sentences a careful grader reads as Unknown, said of the conclusion or of the question (#38): each is a statement
+of the label where it stands, weighed like any other (the last one counts; not under a condition or in a question)."""
+
+TRUE_FALSE_STATEMENTS: tuple[tuple[str, str], ...] = (
+    # "The conclusion follows from the premises" (not "the negation of the conclusion follows", "does not follow")
+    (r"(?<!\bof\s)(?<!\bof\sthe\s)\bconclusion\s+(?:logically\s+|necessarily\s+|clearly\s+)?follows\b", "True"),
+    (
+        r"(?<!\bnor\s)\b(?:negation\s+of\s+the\s+conclusion|its\s+negation)\s+(?:logically\s+|necessarily\s+)?follows\b",
+        "False",
+    ),
+    (r"\b(?:premises|they)\s+(?:refute|contradict|disprove)\s+(?:the\s+)?conclusion\b", "False"),
+    (r"\bconclusion\s+is\s+(?:refuted|contradicted|disproved|disproven)\b", "False"),
+    # "Therefore, the premises entail the conclusion" / "… entail its negation"
+    (r"\bpremises\s+(?:logically\s+)?entail\s+the\s+conclusion\b", "True"),
+    (r"\bpremises\s+(?:logically\s+)?entail\s+(?:its\s+negation|the\s+negation\s+of\s+the\s+conclusion)\b", "False"),
+)
+"""What True and False mean, said of the conclusion: "the conclusion follows", "its negation follows" (#38)."""
+
+NO_STATEMENTS: tuple[tuple[str, str], ...] = (
+    (
+        r"\b(?:we|one|you|I)\s+(?:can\s*not|can't|cannot|could\s*not|couldn't)\s+(?:validly\s+|logically\s+)?"
+        r"(?:infer|conclude|deduce|derive)\b",
+        "no",
+    ),
+    (
+        r"\b(?:can\s*not|can't|cannot|could\s*not|couldn't)\s+be\s+(?:validly\s+|logically\s+)?"
+        r"(?:inferred|concluded|deduced|derived|determined|established)\b",
+        "no",
+    ),
+    (r"\bno\s+conclusion\b[^.\n]{0,60}?\bcan\s+be\s+drawn\b", "no"),
+    (r"\b(?:does\s+not|doesn't)\s+(?:logically\s+|necessarily\s+)?follow\b", "no"),
+    (r"(?m)^\W*not\s+necessarily\b", "no"),
+    (r"\bnot\s+enough\s+information\s+to\s+(?:conclude|infer|determine|deduce)\b", "no"),
+    # the same in the reply's language
+    (
+        r"\bnon\s+si\s+può\s+(?:dedurre|inferire|concludere)|\bno\s+se\s+puede\s+(?:inferir|deducir|concluir)"
+        r"|\bon\s+ne\s+peut\s+pas\s+(?:en\s+)?(?:déduire|inférer|conclure)|\bnão\s+(?:se\s+)?pode(?:mos)?\s+"
+        r"(?:inferir|deduzir|concluir)|\bkann\s+(?:man\s+)?nicht\s+(?:gefolgert|abgeleitet|geschlossen|folgern|ableiten)"
+        r"|\blässt\s+sich\s+nicht\s+(?:ableiten|folgern)|\bkan\s+niet\s+(?:worden\s+)?(?:afgeleid|geconcludeerd)",
+        "no",
+    ),
+)
+"""LogicAsker asks "Can we infer …?": "we cannot infer it", "it cannot be inferred", "it does not follow", "not
+necessarily" answer no (#38), in English and in the reply's language."""
+
+YES_STATEMENTS: tuple[tuple[str, str], ...] = (
+    # "Thus, we can infer that …": only as a conclusion, since reasoning says "we can infer" of every step on the way
+    (r"\b(?:so|thus|therefore|hence|consequently)\s*,?\s+(?:we|one|you)\s+can\s+(?:validly\s+|logically\s+)?"
+     r"(?:infer|conclude|deduce)\b", "yes"),
+    (r"(?m)^\W*(?:we|one|you)\s+can\s+(?:validly\s+|logically\s+)?(?:infer|conclude|deduce)\s+(?:it|this|that)\b",
+     "yes"),
+    (r"(?<!\bof\s)(?<!\bof\sthe\s)\bconclusion\s+(?:can|could)\s+be\s+(?:validly\s+|logically\s+)?"
+     r"(?:inferred|deduced|derived)\b", "yes"),
+    (r"(?m)^\W*it\s+(?:logically\s+|necessarily\s+)?follows\s+from\s+the\s+premises\b", "yes"),
+    (r"\bs[ií]\s+se\s+puede\s+(?:inferir|deducir|concluir)\b", "yes"),
+)  # fmt: skip
+"""What yes means, said as a conclusion: "Thus, we can infer that …", "It follows from the premises" (#38)."""
+
+NOT_YES_NO: tuple[tuple[str, str], ...] = (
+    (r"\b(?:is\s+not|isn't|cannot\s+be|can't\s+be|can\s+not\s+be)\s+[*_`]*yes\b", "is no"),
+    (r"\b(?:is\s+not|isn't|cannot\s+be|can't\s+be|can\s+not\s+be)\s+[*_`]*no\b", "is yes"),
+)
+"""With two labels, "the answer is not yes" (or "cannot be yes") names the other one (#38)."""
 
 TRUTH_ECHOES: tuple[str, ...] = (
     # LGMT's zero-shot CoT example (solvers/prompts.ZERO_SHOT_COT) and the few-shot CoT demonstrations' answers
@@ -94,7 +240,7 @@ TRUTH_ECHOES: tuple[str, ...] = (
 The bare examples (`{"label": "True"}` after "Example:", the direct demonstrations' answers) are also what a real
 answer looks like, so they are not here: an object introduced as an example is set aside wherever it appears."""
 
-YES_NO_ECHOES: tuple[str, ...] = ("Answer yes or no:", "yes or no:")
+YES_NO_ECHOES: tuple[str, ...] = ("Answer yes or no:", "yes or no:", "yes or no?")
 """LogicAsker's question ends "Answer yes or no: <conclusion>" (`lgmt_tasks/logicasker/english.QUESTION_TEMPLATE`)."""
 
 CHOICE_ECHOES: tuple[str, ...] = (
@@ -112,7 +258,7 @@ _DECORATION = frozenset("*_`\"'“”‘’=#~()[]{}<>-•$")
 _CLOSERS = frozenset("*_`\"'”’)]}>=~$")
 _EMPHASIS_CLOSERS = frozenset("*_`=~")
 _TERMINATORS = frozenset(".!?:;,")
-_OPENING_CLOSERS = frozenset(".!:;,(—–-")  # what closes a label opening a reply (`No, ...`; not `?`)
+_OPENING_CLOSERS = frozenset(".!:;,(—–-，。！：")  # what closes a label opening a reply (`No, ...`; not `?`)
 _CONNECTORS = frozenset({"or", "and", "nor", "vs", "versus", "/", ",", "&", "|", "+"})
 _HEDGES = frozenset({"either", "both", "neither"})
 _QUOTES = "\"'“”‘’`"
@@ -122,7 +268,10 @@ _RUN_TOKENS = 16  # tokens after a cue in which a label run (`**True** or **Fals
 
 _KEYS = (
     r"final[ _-]?answer|answer|label|verdict|prediction|conclusion|result|option|choice"
-    r"|答案|回答|答|结论|結論|respuesta|antwort|réponse|reponse|risposta|resposta|ответ"
+    r"|答案|回答|答え|答|结论|結論|respuesta|antwort|réponse|reponse|risposta|resposta|antwoord|ответ"
+    r"|ergebnis|resultado|résultat|risultato|resultaat"
+    # a self-correction's own key: "Revised: Unknown", "Corrected answer: B", "Updated label - False"
+    r"|(?:revised|corrected|updated|amended)(?:[ _-]?(?:final[ _-]?)?(?:answer|label|verdict|conclusion))?"
 )
 _ADVERB = r"(?:\s*\b(?:clearly|definitely|certainly|indeed|simply|obviously|undoubtedly|plainly|therefore|thus))?"
 _KEY_VALUE_CUE = re.compile(
@@ -138,9 +287,21 @@ _COPULA_CUE = re.compile(
     rf"{_ADVERB}(?:\s*(?:option|choice|letter)\b)?",
     re.IGNORECASE,
 )
+_ABROAD_COPULA_CUE = re.compile(  # la respuesta es Falso; die Antwort ist Ja; la réponse est Vrai
+    r"(?<![\w-])(?:la\s+respuesta(?:\s+correcta)?\s+es|la\s+réponse(?:\s+correcte)?\s+est|die\s+(?:richtige\s+)?"
+    r"antwort\s+(?:ist|lautet)|la\s+risposta(?:\s+corretta)?\s+è|a\s+resposta(?:\s+correta)?\s+é"
+    r"|het\s+(?:juiste\s+)?antwoord\s+is|la\s+conclusión\s+es|la\s+conclusion\s+est|die\s+schlussfolgerung\s+ist"
+    r"|la\s+conclusione\s+è|a\s+conclusão\s+é|por\s+(?:lo\s+)?tanto|par\s+conséquent|donc|daher|somit|quindi"
+    r"|pertanto|portanto|dus|also(?=\s*:))\b\s*[:,]?"
+    r"(?:\s*(?:la|el|le|o|a|die|der|het|de)(?=\s+\w))?",  # "la respuesta es la C", "a resposta é a C"
+    re.IGNORECASE,
+)
+_CJK_CUE = re.compile(  # 所以答案是D; 结论为假; 结论“李娜是画家”为假
+    r"(?:答案|结论|結論|回答|答え)(?:\s*[“「『\"][^”」』\"\n]{1,80}[”」』\"])?\s*(?:是|为|為|は|：|:)\s*"
+)
 _VERDICT_CUE = re.compile(  # the conclusion is False; the conclusion, Kiki is a bird, is False
-    r"(?<![\w-])(?:the\s+)?(?:conclusion|statement|claim|hypothesis)"
-    r"(?:\s*,[^,.\n]{1,100},|\s+[\"“'][^\"”'\n]{1,200}[\"”'])?"
+    r"(?<![\w-])(?:the\s+)?(?:truth(?:\s+value)?\s+of\s+the\s+)?(?:conclusion|statement|claim|hypothesis)"
+    r"(?:\s*,[^,.\n]{1,100},|\s+[\"“'][^\"”'\n]{1,200}[\"”']|\s+that\s+[^,.;:\n]{1,100}?(?=\s+is\b))?"
     rf"\s+(?:is|would\s+be|should\s+be|must\s+be)\b\s*:?{_ADVERB}",
     re.IGNORECASE,
 )
@@ -162,7 +323,7 @@ _POSSIBILITY_CUE = re.compile(  # it might be D: a possibility, not an answer (a
 )
 _CHOICE_CUE = re.compile(  # I think it's C; I'd go with C
     r"(?<![\w-])(?:I\s+think|I\s+believe|I'd\s+say|I\s+would\s+say|I'd\s+go\s+with|I'll\s+go\s+with|I\s+choose"
-    r"|I\s+pick|I\s+select|I\s+lean\s+towards?)\s+(?:that\s+)?(?:(?:it's|it\s+is|the\s+answer\s+is|option|choice)\s+)?",
+    r"|I\s+pick|I\s+select|I\s+lean\s+towards?|I\s+would\s+(?:pick|choose|select|go\s+with)|I'd\s+(?:pick|choose|select))\s+(?:that\s+)?(?:(?:it's|it\s+is|the\s+answer\s+is|option|choice)\s+)?",
     re.IGNORECASE,
 )
 _IS_THE_ANSWER = re.compile(  # C is the answer; Option A is correct
@@ -185,17 +346,20 @@ _UNTERMINATED_VALUE = re.compile(r"\"[^\"\n]{1,40}\"\s*:\s*\"")
 
 # What may follow a label that ends a statement: the end, punctuation, or a word that starts a reason.
 _CLAUSE_END = re.compile(
-    r"[*_`\"'”’)\]}>=~$]*\s*(?:$|[.,;:!?\n)(—–]|-\s|\s(?:because|since|as|given|so|based|according|we|it|i)\b)",
+    r"[*_`\"'”’)\]}>=~$]*\s*(?:$|[.,;:!?\n)(—–]|-\s|\s(?:because|since|as|given|from|so|based|according|we|it|i)\b)",
     re.IGNORECASE,
 )
 _FILLER = re.compile(
     r"\s*(?:let\s+me|let's|let\s+us|i\s+can|i'll|i\s+will|i'd|i\s+would|here|sure|of\s+course|i\s+understand"
-    r"|i\s+see|thanks|thank\s+you|happy|glad)\b",
+    r"|i\s+see|thanks|thank\s+you|happy|glad"
+    # the same in the reply's language: "Ja, ich gehe das durch", "Oui, je vais vérifier", "Sí, vamos a ver"
+    r"|ich\s+(?:gehe|werde|prüfe|schaue)|lass(?:t)?\s+(?:mich|uns)|gerne|natürlich|je\s+vais|allons|bien\s+sûr"
+    r"|avec\s+plaisir|voy\s+a|vamos|claro|por\s+supuesto|vou|vamos|certo|vediamo|ik\s+ga|laat\s+me|давайте)\b",
     re.IGNORECASE,
 )
 _EXAMPLE_LEAD = re.compile(
     r"(?:\bexamples?|\breference|\be\.g\.|\bfor\s+instance|\bsuch\s+as|\btemplate|\blooks?\s+like|\blike\s+this"
-    r"|\blike\s+so)\W*$",
+    r"|\blike\s+so|\bformat(?:\s+(?:is|would\s+be|should\s+be))?)\W*$",
     re.IGNORECASE,
 )
 _HYPOTHETICAL_LEAD = re.compile(r"\bwould\s+(?:be|answer|say|output|give|write|read|look\s+like)\W*$", re.IGNORECASE)
@@ -205,6 +369,11 @@ _CORRECTION = re.compile(
     r"|let\s+me\s+correct|scratch\s+that|sorry|re-?reading|revised|reconsider\w*)\b",
     re.IGNORECASE,
 )
+_WITHDRAWAL = re.compile(  # a correction that takes the answer back: unparsed if no new answer follows
+    r"\b(?:I\s+(?:need|have|ought)\s+to|I\s+must|I\s+should)\s+(?:revise|correct|change|fix|redo)\b"
+    r"|\b(?:that|this)(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|a\s+mistake)\b|\bscratch\s+that\b",
+    re.IGNORECASE,
+)
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|\n")
 _CLAUSE_BREAK = re.compile(r"[,(:—–]")
 _CONDITION_IN_CLAUSE = re.compile(
@@ -212,11 +381,12 @@ _CONDITION_IN_CLAUSE = re.compile(
 )
 _CONDITION_AFTER = re.compile(
     r"[*_`\"'”’)\]}]*\s*,?\s*(?:[^\W\d_]+\s+){0,2}?(?:only\s+)?(?:if|unless|provided|assuming|supposing|otherwise"
-    r"|in\s+case|only\s+then|in\s+that\s+case)\b",
+    r"|in\s+case|only\s+then|in\s+that\s+case|(?:sólo|solo|só|seulement|nur|alleen)\s+(?:si|se|wenn|falls|als))\b",
     re.IGNORECASE,
 )
 _CONDITION_IN_SENTENCE = re.compile(
-    r"\b(?:if|unless|otherwise|suppose|supposing|assuming|provided|in\s+(?:that\s+)?case)\b|^\W*(?:were|had)\b",
+    r"\b(?:if|unless|otherwise|suppose|supposing|assuming|provided|in\s+(?:that\s+)?case)\b|^\W*(?:were|had)\b"
+    r"|\bunder\s+(?:an?|the)\s+(?:[\w-]+\s+){0,3}?(?:assumption|reading|interpretation|view)\b",
     re.IGNORECASE,
 )
 _INVERTED_CONDITION = re.compile(r"^\W*(?:were|had)\s+(?!been\b)\w", re.IGNORECASE)
@@ -265,6 +435,14 @@ class AnswerFormat:
             following question:"); a reply that repeats demonstrations and this line answers after it.
         question_openings: How a question or demonstration of the prompt opens a line ("Premises:"); a reply that
             answers and then opens one is inventing more examples, whose answers are not its own.
+        demonstration_openings: How a demonstration of the prompt opens a line ("--- Example"); what follows it up to
+            the prompt's closing line is a repeated demonstration, whose answer is not the reply's.
+        demonstration_answer: How a demonstration's answer is written (a regular expression matching its whole
+            text, `Answer: no. This is …`); a reply that is such a line and the closing line repeats the prompt.
+        rewrites: Paraphrases of a label (regular expression, replacement; case-insensitive), rewritten before a
+            reply is read (`UNKNOWN_PARAPHRASES`).
+        statements: Sentences that state a label without naming it (regular expression, label; case-insensitive):
+            each match is a statement of the label (`UNKNOWN_STATEMENTS`, `NO_STATEMENTS`).
     """
 
     labels: tuple[str, ...]
@@ -275,9 +453,15 @@ class AnswerFormat:
     echoes: tuple[str, ...] = ()
     closing_lines: tuple[str, ...] = ()
     question_openings: tuple[str, ...] = ()
+    demonstration_openings: tuple[str, ...] = ()
+    demonstration_answer: str | None = None
+    rewrites: tuple[tuple[str, str], ...] = ()
+    statements: tuple[tuple[str, str], ...] = ()
     _spellings: dict[str, str] = field(init=False, repr=False, compare=False)
     _folded: dict[str, str] = field(init=False, repr=False, compare=False)
     _echo_pattern: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
+    _rewrites: tuple[tuple[re.Pattern[str], str], ...] = field(init=False, repr=False, compare=False)
+    _statements: tuple[tuple[re.Pattern[str], str], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.labels or len(set(self.labels)) != len(self.labels):
@@ -301,6 +485,19 @@ class AnswerFormat:
         echoes = sorted(self.echoes, key=len, reverse=True)
         pattern = re.compile("|".join(f"(?:{_echo_pattern(e)})" for e in echoes), re.IGNORECASE) if echoes else None
         object.__setattr__(self, "_echo_pattern", pattern)
+        rewrites = tuple((re.compile(pattern, re.IGNORECASE), replacement) for pattern, replacement in self.rewrites)
+        object.__setattr__(self, "_rewrites", rewrites)
+        unknown = sorted({label for _, label in self.statements} - set(self.labels))
+        if unknown:
+            raise ValueError(f"statements state {unknown}, which are not among the labels {self.labels}")
+        statements = tuple((re.compile(pattern, re.IGNORECASE), label) for pattern, label in self.statements)
+        object.__setattr__(self, "_statements", statements)
+
+    def rewrite(self, text: str) -> str:
+        """`text` with every paraphrase of a label (`rewrites`) replaced by the label."""
+        for pattern, replacement in self._rewrites:
+            text = pattern.sub(replacement, text)
+        return text
 
     def lookup(self, word: str, *, ignore_case: bool = False) -> str | None:
         """Return the canonical label spelled by `word` (a label or an alias), or None."""
@@ -315,12 +512,19 @@ TRUTH_FORMAT = AnswerFormat(
     echoes=TRUTH_ECHOES,
     closing_lines=("Now please answer the following question:",),
     question_openings=("Premises:", "--- Example"),
+    demonstration_openings=("--- Example",),
+    rewrites=UNKNOWN_PARAPHRASES,
+    statements=UNKNOWN_STATEMENTS + TRUE_FALSE_STATEMENTS,
 )
 YES_NO_FORMAT = AnswerFormat(
     labels=YES_NO_LABELS,
+    aliases={word: label for label, words in YES_NO_WORDS_ABROAD.items() for word in words},
     echoes=YES_NO_ECHOES,
     closing_lines=("Now answer the following question:",),
     question_openings=("Consider the following premises:",),
+    demonstration_answer=r"\s*Answer:\s*(?:yes|no)\.\s+This\s+is\b[^\n]*\s*$",
+    rewrites=NOT_YES_NO,
+    statements=NO_STATEMENTS + YES_STATEMENTS,
 )
 CHOICE_FORMAT = AnswerFormat(
     labels=tuple(OPTION_LETTERS), case_sensitive=True, option_markers=True, echoes=CHOICE_ECHOES
@@ -350,6 +554,8 @@ class _Statement:
     run: _Run | None  # None: a JSON answer whose value names no label (unparsed, with `kind` saying why)
     kind: str
     how: How = "lenient"
+    keyed: bool = False  # after an answer key (`Answer:`, `Revised:`): beats a bare label line in either order
+    bare: bool = False  # a line that is only a label (`**Yes**`)
 
 
 def _tokens(text: str, limit: int | None = None) -> list[tuple[str, int]]:
@@ -516,7 +722,10 @@ class _Reader:
                 last = (start, end)
         if last is None:
             return text
-        if any(self._opens_question(text[s:e]) for s, e in _lines(text[: last[0]])):
+        answer_line = self.fmt.demonstration_answer
+        repeated = not text[last[1] :].strip() and answer_line and re.match(answer_line, text[: last[0]], re.I)
+        if repeated or any(self._opens_question(text[s:e]) for s, e in _lines(text[: last[0]])):
+            # a demonstration's answer line and the closing line, and nothing after them: no answer of its own
             return _blank(text, 0, last[1])
         return text
 
@@ -594,10 +803,12 @@ class _Reader:
 
     # ---------------------------------------------------------------------------------------------------- prose
 
-    def _add(self, start: int, end: int, run: _Run, kind: str, *, strong: bool = False, cue: str = "") -> None:
+    def _add(
+        self, start: int, end: int, run: _Run, kind: str, *, strong: bool = False, cue: str = "", keyed: bool = False
+    ) -> None:
         if _is_hypothetical(self._sentences, start, end, cue):
             return
-        self.statements.append(_Statement(start, end, strong, run, kind))
+        self.statements.append(_Statement(start, end, strong, run, kind, keyed=keyed))
 
     def _run_after(self, position: int, *, whole_clause: bool, lone_letter: bool = False) -> tuple[_Run, int] | None:
         """The label run right after a cue ending at `position`, and where it ends (closing decoration included)."""
@@ -627,9 +838,11 @@ class _Reader:
                 run, end = found
                 strong = match.group("quote") is not None
                 kind = f"key cue {text[match.start() : end].strip()!r}"
-                self._add(match.start(), end, run, kind, strong=strong)
+                self._add(match.start(), end, run, kind, strong=strong, keyed=True)
         for cue, name, whole in (
             (_COPULA_CUE, "copula cue", False),
+            (_ABROAD_COPULA_CUE, "copula cue", True),
+            (_CJK_CUE, "copula cue", False),
             (_VERDICT_CUE, "verdict", True),
             (_CONCLUSION_CUE, "conclusion", True),
             (_CHOICE_CUE, "choice", True),
@@ -645,6 +858,10 @@ class _Reader:
                     self._add(
                         match.start(), end, run, f"{name} {text[match.start() : end].strip()!r}", cue=match.group()
                     )
+        for pattern, stated in self.fmt._statements:
+            for match in pattern.finditer(text):
+                said = f"{match.group()!r} ({stated})"
+                self._add(match.start(), match.end(), _Run((stated,), 1, False), said, cue=match.group())
         for match in _IS_THE_ANSWER.finditer(text):
             label = self.fmt.lookup(match.group("label"))
             if label is not None:
@@ -672,7 +889,7 @@ class _Reader:
 
         def add(start: int, end: int, run: _Run | None, kind: str) -> None:
             if run is not None:
-                self.statements.append(_Statement(start, end, False, run, kind))
+                self.statements.append(_Statement(start, end, False, run, kind, bare=True))
 
         add(final_start, final_end, _exact_run(final, self.fmt), f"final line {final.strip()!r}")
         if len(lines) == 1 and self.fmt.case_sensitive:  # a lone letter in either case: `b)`
@@ -688,8 +905,8 @@ class _Reader:
             closed = _skip(tokens, run.end_token, _EMPHASIS_CLOSERS) if run else 0  # `==no==.`, not `False",`
             if run is not None and closed < len(tokens) and tokens[closed][0] in _OPENING_CLOSERS:
                 after = first_start + tokens[closed][1]
-                if not _FILLER.match(text, after):
-                    end = first_start + tokens[run.end_token - 1][1]
+                end = first_start + tokens[run.end_token - 1][1]
+                if not _FILLER.match(text, after) and not _CONDITION_AFTER.match(text, end, first_end):
                     add(first_start, end, run, f"reply opens with {first[: tokens[closed][1]].strip()!r}")
         if self.fmt.option_markers:
             option = _OPTION_LINE.match(final) or _OPTION_WORD_LINE.match(final)
@@ -697,6 +914,25 @@ class _Reader:
             label = self.fmt.lookup(option.group("letter"), ignore_case=True) if option else None
             if label is not None and not above:
                 add(final_start, final_end, _Run((label,), 1, False), f"final line {final.strip()!r}")
+
+    def _in_demonstration(self, position: int) -> bool:
+        """Whether `position` lies in a demonstration the reply repeats: its answer is the prompt's, not the reply's.
+
+        That is after a `--- Example` heading and the demonstration's question (`Premises:`), before the prompt's
+        closing line.
+        """
+        if not self.fmt.demonstration_openings:
+            return False
+        heading = closing = question = -1
+        for start, end in _lines(self.prose[:position]):
+            line = self.prose[start:end].lstrip(" \t*_#>`").casefold()
+            if any(line.startswith(o.casefold()) for o in self.fmt.demonstration_openings):
+                heading = start
+            elif line.strip(" \t*_#>`") in (c.casefold() for c in self.fmt.closing_lines):
+                closing = start
+            elif self._opens_question(line):
+                question = start
+        return question > heading > closing
 
     def _find_question_starts(self, text: str) -> list[int]:
         """Where the reply opens a question of its own (a question opening, or a question with options A-D)."""
@@ -732,13 +968,25 @@ class _Reader:
             cut = next((start for start in starts if start >= first), None)
             if cut is not None:
                 statements = [s for s in statements if s.start < cut]
+        statements = [s for s in statements if not self._in_demonstration(s.start)]
+        if not statements:
+            return ParsedAnswer(None, "unparsed", "the reply repeats a demonstration and answers nothing of its own")
+        end = cut if cut is not None else len(self.prose)
         strong = [s for s in statements if s.strong]
-        final = max(strong or statements, key=lambda s: (s.end, s.run is not None and s.run.ambiguous))
+        final = max(strong or statements, key=_last)
         if strong:
-            correction = _CORRECTION.search(self.prose, final.end, cut if cut is not None else len(self.prose))
-            later = [s for s in statements if not s.strong and correction and s.start >= correction.start()]
+            correction = _CORRECTION.search(self.prose, final.end, end)
+            # "Final answer (revised): Unknown" holds its own cue
+            later = [s for s in statements if not s.strong and correction and s.end > correction.start()]
+            later = [s for s in later if s.start >= final.end]
             if later:
-                final = max(later, key=lambda s: (s.end, s.run is not None and s.run.ambiguous))
+                final = max(later, key=_last)
+            elif _WITHDRAWAL.search(self.prose, final.end, end):
+                return ParsedAnswer(None, "unparsed", f"the reply withdraws its answer ({final.kind}) and gives none")
+        if final.bare:  # an answer key beats a bare label line, unless a correction comes between them
+            keyed = [s for s in statements if s.keyed and s.end <= final.start]
+            if keyed and not _CORRECTION.search(self.prose, keyed[-1].end, final.start):
+                final = max(keyed, key=_last)
         if final.run is None:
             return ParsedAnswer(None, "unparsed", final.kind)
         if final.run.ambiguous:
@@ -746,6 +994,11 @@ class _Reader:
                 None, "unparsed", f"final statement names several labels ({_describe(final.run)}): {final.kind}"
             )
         return ParsedAnswer(final.run.labels[0], final.how, final.kind)
+
+
+def _last(statement: _Statement) -> tuple[int, bool]:
+    """Order of statements: the one that ends last, an ambiguous one after a plain one ending at the same place."""
+    return statement.end, statement.run is not None and statement.run.ambiguous
 
 
 def parse_answer(text: str, fmt: AnswerFormat) -> ParsedAnswer:
@@ -758,7 +1011,7 @@ def parse_answer(text: str, fmt: AnswerFormat) -> ParsedAnswer:
     Returns:
         The parsed answer; never raises on any text.
     """
-    return _Reader(text, fmt).decide()
+    return _Reader(fmt.rewrite(text), fmt).decide()
 
 
 def parse_label(
@@ -796,6 +1049,10 @@ def parse_yes_no(text: str, labels: tuple[str, str] = YES_NO_LABELS) -> ParsedAn
             echoes=YES_NO_FORMAT.echoes,
             closing_lines=YES_NO_FORMAT.closing_lines,
             question_openings=YES_NO_FORMAT.question_openings,
+            aliases={word: labels[YES_NO_LABELS.index(label)] for word, label in YES_NO_FORMAT.aliases.items()},
+            statements=tuple(
+                (pattern, labels[YES_NO_LABELS.index(label)]) for pattern, label in YES_NO_FORMAT.statements
+            ),
         )
     )
     return parse_answer(text, fmt)

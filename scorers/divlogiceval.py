@@ -155,6 +155,18 @@ def predictions_of(responses: Sequence[str], options: Sequence[str]) -> tuple[li
     return predictions, choices
 
 
+def rules_read(state: TaskState, responses: Sequence[str]) -> list[bool]:
+    """Whether this suite's rules read each rotation's completion: its letter, or an option's text.
+
+    A grader model (`-T grader`, `scorers.grader`) is asked only about the completions these rules do not read.
+    """
+    options = (state.metadata or {}).get("options")
+    if not isinstance(options, list) or len(options) != len(responses):
+        raise ValueError(f"Sample {state.sample_id}: metadata['options'] must hold one option per rotation")
+    _, choices = predictions_of(responses, [str(option) for option in options])
+    return [choice.position is not None for choice in choices]
+
+
 # ---------------------------------------------------------------------------------------------------- metrics
 
 

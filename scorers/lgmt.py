@@ -47,24 +47,14 @@ from lgmt_tasks.scorers.pairwise_metrics import control_metrics, outcomes_of, pa
 from lgmt_tasks.scorers.rate_metrics import rate_metric_pair
 from lgmt_tasks.vocabulary import CONTROL_RESPONSE_KEY, TRUTH_LABELS, UNPARSED, control_kind
 
-CASE_KEYS: tuple[str, str] = ("source_dataset", "source_id")
-"""The sample metadata keys that identify a group's source case (every LGMT row has both)."""
-
 
 def source_case(sample_score: SampleScore) -> tuple[str, str]:
-    """The source case of a group: its sample metadata `source_dataset` and `source_id`.
+    """The source case of a group: its sample metadata `source_dataset` and `source_id` (`pairwise.CASE_KEYS`).
 
     Raises:
         ValueError: Naming the sample, if its metadata lacks either key.
     """
-    metadata = sample_score.sample_metadata or {}
-    missing = [key for key in CASE_KEYS if metadata.get(key) is None]
-    if missing:
-        raise ValueError(
-            f"Sample {sample_score.sample_id} has no {' or '.join(missing)} metadata: acc_static_per_case needs "
-            "each group's source case"
-        )
-    return str(metadata["source_dataset"]), str(metadata["source_id"])
+    return pairwise.source_case_of(sample_score.sample_metadata or {}, f"Sample {sample_score.sample_id}")
 
 
 def static_accuracy_per_case(scores: Sequence[SampleScore]) -> Rate:

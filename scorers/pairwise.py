@@ -220,6 +220,29 @@ def acc_static(outcomes: Sequence[Outcome]) -> Rate:
     return _over_tested(outcomes, "source_answered_correctly")
 
 
+CASE_KEYS: tuple[str, str] = ("source_dataset", "source_id")
+"""The keys naming a group's source case: LGMT's sample metadata (Inspect) and outcome dicts (lm-eval) hold both."""
+
+
+def source_case_of(record: Mapping[str, object], what: str) -> tuple[str, str]:
+    """A group's source case, `(source_dataset, source_id)`, the case key of `acc_static_per_case` in every harness.
+
+    Args:
+        record: A mapping holding `CASE_KEYS` (an Inspect sample's metadata, an lm-eval outcome dict).
+        what: What `record` belongs to, for the message (`Sample g1`, `lm-eval document 3`).
+
+    Raises:
+        ValueError: `<what> has no source_dataset or source_id metadata: acc_static_per_case needs each group's
+            source case`, naming the keys missing.
+    """
+    missing = [key for key in CASE_KEYS if record.get(key) is None]
+    if missing:
+        raise ValueError(
+            f"{what} has no {' or '.join(missing)} metadata: acc_static_per_case needs each group's source case"
+        )
+    return str(record[CASE_KEYS[0]]), str(record[CASE_KEYS[1]])
+
+
 def acc_static_per_case(outcomes: Sequence[Outcome], cases: Sequence[Hashable]) -> Rate:
     """Compute static accuracy with each distinct source case counted once: the mean over cases of its accuracy.
 

@@ -14,13 +14,16 @@ from typing import Any, Protocol
 
 from lgmt_tasks.scorers.pairwise import (
     RATE_NAMES,
+    Rate,
     acc_cons,
     acc_cons_parsed,
     acc_static,
     acc_static_parsed,
+    acc_static_per_case,
     fur,
     hdr,
     mvr,
+    source_case_of,
     unparsed_rate,
 )
 
@@ -92,6 +95,28 @@ _RATES: dict[str, tuple[Callable[[Items], HasValue], str]] = {
 RATE_AGGREGATIONS: Mapping[str, Aggregation] = {name: aggregation(name, *_RATES[name]) for name in RATE_NAMES}
 """LGMT's pairwise rates (`RATE_NAMES`, in that order) as aggregations; LGMT's and lexical's utils bind them to the
 module names their YAMLs point at."""
+
+
+def static_accuracy_per_case(items: Items) -> Rate:
+    """`pairwise.acc_static_per_case` over lm-eval outcome dicts, each group's case read from its dict.
+
+    The same arithmetic and case key (`pairwise.source_case_of`) as the Inspect metric `acc_static_per_case`
+    (`scorers/lgmt.py`), which reads the case from the sample metadata: one figure in both harnesses.
+
+    Raises:
+        ValueError: Naming the document, if an outcome dict has no `source_dataset` or `source_id`.
+    """
+    cases = [source_case_of(item, f"lm-eval document {i}") for i, item in enumerate(items)]
+    return acc_static_per_case(items, cases)
+
+
+ACC_STATIC_PER_CASE: Aggregation = aggregation(
+    "acc_static_per_case",
+    static_accuracy_per_case,
+    "Static accuracy with each distinct source case counted once: the mean over cases of the share of its groups "
+    "whose source answer is correct, an unparsed source answer being wrong (see `pairwise.acc_static_per_case`).",
+)
+"""LGMT's `acc_static_per_case` (its outcome dicts carry `pairwise.CASE_KEYS`, `task_configs/lgmt/utils.py`)."""
 
 
 def rate_aggregation(rate: str, column: str, value: str, suffix: str) -> Aggregation:

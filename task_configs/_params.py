@@ -217,6 +217,14 @@ def task_of(metadata: Mapping[str, Any]) -> str:
     return PurePath(source).stem if source.endswith((".yaml", ".yml")) else ""
 
 
+def for_lm_eval_task(task: str) -> str:
+    """Whom a build is for, as its notice names it (`lgmt_tasks.builders.load.building_for`): `lm-eval task <task>`.
+
+    Empty without a task name (a direct call of a loader), so the notice names none.
+    """
+    return f"lm-eval task {task}" if task else ""
+
+
 def dataset_params(
     params: Parameters, dataset_kwargs: Mapping[str, Any], metadata: Mapping[str, Any], task: str = ""
 ) -> dict[str, Any]:

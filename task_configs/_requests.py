@@ -26,7 +26,8 @@ import datasets
 from lm_eval.api.instance import Instance
 from lm_eval.api.task import ConfigurableTask
 
-from lgmt_tasks.task_configs._params import Parameters, dataset_params
+from lgmt_tasks.builders.load import building_for
+from lgmt_tasks.task_configs._params import Parameters, dataset_params, for_lm_eval_task
 
 OUTPUT_TYPES: tuple[str, ...] = ("generate_until", "loglikelihood")
 """The lm-eval output types of a `MultiRequestTask`: one generation per unit, or the log-likelihood of each answer."""
@@ -229,7 +230,8 @@ class MultiRequestTask(FewshotRefusingTask):
         loader: Callable[..., datasets.DatasetDict] | None = self.config.custom_dataset
         if not callable(loader):
             raise ValueError(f"{self.config.task}: the YAML must name its loader (custom_dataset: !function ...)")
-        self.dataset = loader(**params)
+        with building_for(for_lm_eval_task(str(self.config.task))):  # a build on the fly names the task
+            self.dataset = loader(**params)
         self.after_download(params)
 
     def process_results(self, doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:

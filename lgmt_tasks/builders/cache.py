@@ -40,6 +40,8 @@ from pathlib import Path
 from typing import Any
 
 from lgmt_tasks import __version__
+from lgmt_tasks.cache_dir import CacheDirError as CacheDirError  # re-exported: the build cache's callers catch it
+from lgmt_tasks.cache_dir import check_writable as check_cache_folder
 from lgmt_tasks.hub.repo import REPO_FORMAT
 from lgmt_tasks.ids import content_id
 
@@ -55,28 +57,14 @@ def cache_root() -> Path:
     return Path(os.environ.get("LGMT_CACHE_DIR") or Path.home() / ".cache" / "lgmt-tasks")
 
 
-class CacheDirError(ValueError):
-    """The cache root cannot be written: the message names it and the variable that moves it (one line)."""
-
-
 def check_writable(folder: Path) -> None:
     """Make `folder` (under the cache root) if needed and check that a file can be created in it.
 
     Raises:
-        CacheDirError: `LGMT_CACHE_DIR=<root>: cannot write the cache there (<reason>); set LGMT_CACHE_DIR to a
-            writable folder` (or, without the variable, the default root and how to move it).
+        CacheDirError: One line naming the cache root and `LGMT_CACHE_DIR` (`lgmt_tasks.cache_dir`, the check the
+            model cache makes too).
     """
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        os.rmdir(tempfile.mkdtemp(prefix=".lgmt-probe-", dir=folder))
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        given = os.environ.get("LGMT_CACHE_DIR")
-        where = f"LGMT_CACHE_DIR={given}" if given else f"the cache folder {cache_root()}"
-        raise CacheDirError(
-            f"{where}: cannot write the lgmt-tasks cache there ({reason}: {exc.filename or folder}); "
-            "set LGMT_CACHE_DIR to a writable folder"
-        ) from None
+    check_cache_folder(folder, cache_root())
 
 
 RECORD_SUFFIX = ".fingerprint"
@@ -184,7 +172,19 @@ def cache_digest(suite: str, key: dict[str, Any], build_revision: int | str) -> 
     return content_id(suite, parts, length=16)
 
 
-def cached_repo(suite: str, key: dict[str, Any], write: Callable[[Path], object], *, build_revision: int | str) -> Path:
+def entry_folder(suite: str, key: dict[str, Any], build_revision: int | str) -> Path:
+    """The cache folder of the build `(suite, key, build_revision)`, whether or not it is there yet."""
+    return cache_root() / BUILDS_DIR / cache_digest(suite, key, build_revision)
+
+
+def cached_repo(
+    suite: str,
+    key: dict[str, Any],
+    write: Callable[[Path], object],
+    *,
+    build_revision: int | str,
+    announce: str | None = None,
+) -> Path:
     """The cached repository folder for `(suite, key, build_revision)`, writing it with `write(folder)` on a miss.
 
     Args:
@@ -192,6 +192,8 @@ def cached_repo(suite: str, key: dict[str, Any], write: Callable[[Path], object]
         key: The build config (`Config.key()`).
         write: Writes the repository into the folder it is given.
         build_revision: The builder's `BUILD_REVISION`.
+        announce: The line said on stderr before building, on a miss (`lgmt_tasks.builders.load.build_notice`:
+            not a shipped build, for which task, how long the shipped one took); the default names the key.
 
     The folder is written under a temporary name and renamed into place, so concurrent processes never see a
     half-written build. A cached folder that is damaged (`entry_problem`) is removed and built again, with one
@@ -200,15 +202,14 @@ def cached_repo(suite: str, key: dict[str, Any], write: Callable[[Path], object]
     Raises:
         CacheDirError: The cache root cannot be written (on a miss).
     """
-    digest = cache_digest(suite, key, build_revision)
-    target = cache_root() / BUILDS_DIR / digest
+    target = entry_folder(suite, key, build_revision)
     if usable(target, suite):
         return target
     check_writable(target.parent)
     with entry_lock(target, suite):
         if usable(target, suite):  # another process built it while this one waited
             return target
-        write_entry(suite, key, write, target)
+        write_entry(suite, key, write, target, announce)
     return target
 
 
@@ -272,7 +273,9 @@ def build_in_progress(folder: Path) -> bool:
     return False
 
 
-def write_entry(suite: str, key: dict[str, Any], write: Callable[[Path], object], target: Path) -> None:
+def write_entry(
+    suite: str, key: dict[str, Any], write: Callable[[Path], object], target: Path, announce: str | None = None
+) -> None:
     """Build into a temporary folder beside `target`, record its fingerprint and rename it into place.
 
     Called with the entry's lock held, so any temporary folder of the entry already there was left by a build that
@@ -283,7 +286,7 @@ def write_entry(suite: str, key: dict[str, Any], write: Callable[[Path], object]
         say(f"removed {stale}, left by a {suite} build that stopped before it finished")
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
     try:
-        say(f"building {suite} dataset for {described(key)} (first use; cached in {target})...")
+        say(announce or f"building {suite} dataset for {described(key)} (first use; cached in {target})...")
         started = time.monotonic()
         with stage_messages():
             write(tmp)

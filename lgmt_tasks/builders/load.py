@@ -2,7 +2,8 @@
 
 A task reads either a built / published dataset repository (`-T dataset=...`) or a build made on the fly for its
 parameters through the build cache (or, when that build is a default build the package ships, or a part of one, the
-shipped folder: `lgmt_tasks.builders.shipped`; a default-parameter task then starts without building); then it
+shipped folder: `lgmt_tasks.builders.shipped`; a default-parameter task then starts without building, and any other
+build is announced on stderr before it starts, naming what differs from the shipped build: `build_notice`); then it
 keeps the rows its parameters select, and refuses an empty result with a message saying what was asked for and
 where it was looked for. The five suites differed only in how they make the build and which rows they keep, so that
 is all they pass here.
@@ -36,14 +37,16 @@ import json
 import logging
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec
 
-from lgmt_tasks.builders.cache import cache_root, cached_repo, check_writable
+from lgmt_tasks.builders.cache import cache_root, cached_repo, check_writable, described, entry_folder
 from lgmt_tasks.builders.order import Strata, round_robin
 from lgmt_tasks.builders.repo_folder import FolderFacts, check_folder, looks_like_path, no_such_folder
-from lgmt_tasks.builders.shipped import shipped_build
+from lgmt_tasks.builders.shipped import BUILD_MINUTES, manifest, plain, shipped_build, subset_fields
 from lgmt_tasks.hub.repo import load_dataset_repo
 
 if TYPE_CHECKING:  # annotations only: this module is imported by every task, so by Inspect's plugin import
@@ -218,6 +221,75 @@ load_selected_rows = rows_only(load_selected)
 
 # ------------------------------------------------------------------------------------------------ reading
 
+BUILD_FOR: ContextVar[str] = ContextVar("lgmt_tasks_build_for", default="")
+"""Whom a build made on the fly is for (`lm-eval task lgmt_mr_e`), named in its notice; set with `building_for`."""
+
+
+@contextmanager
+def building_for(task: str) -> Iterator[None]:
+    """Name `task` in the notice of a build made on the fly within (lm-eval's loaders say which task loads)."""
+    token = BUILD_FOR.set(task)
+    try:
+        yield
+    finally:
+        BUILD_FOR.reset(token)
+
+
+def build_notice(suite: str, spec: BuildRecipe, task: str | None = None) -> str | None:
+    """The line said on stderr before `spec` is built on the fly, or None when a shipped build serves it.
+
+    A task whose parameters are not a shipped build's builds before the framework shows anything (minutes for
+    DivLogicEval), so the line says so before it starts (issue #38): the parameters that differ from the shipped
+    build and their shipped values (what to pass to skip the build), whom it is for, how long the shipped build took
+    (`shipped.BUILD_MINUTES`), and where it is cached. `read_build` passes it to the cache, which says it on a miss
+    only (a cached build is read at once). The decision is `shipped_build`'s, the one `read_build` acts on.
+
+    Args:
+        suite: The suite.
+        spec: The build asked for.
+        task: Whom it is for (`lm-eval task lgmt_mr_e`); default: `building_for`'s, if any.
+    """
+    if shipped_build(suite, spec.key, spec.revision) is not None:
+        return None
+    task = BUILD_FOR.get() if task is None else task
+    requested = plain(spec.key)
+    shipped = (manifest().get(suite) or {}).get("config")
+    if shipped is None:
+        params, why = described(requested), "not a shipped build (the package ships none of this suite)"
+    else:
+        differ = [
+            name
+            for name in requested
+            if shipped.get(name) != requested[name] and not _part(suite, name, requested[name], shipped.get(name))
+        ]
+        params = _listed({name: requested[name] for name in differ}) or "the shipped parameters"
+        theirs = _listed({name: shipped[name] for name in differ if name in shipped})
+        minutes = BUILD_MINUTES.get(suite)
+        took = f"; it took up to {minutes} min on 2 cores" if minutes else ""
+        shipped_one = f"has {theirs}" if theirs else "was made by another package or builder version"
+        why = f"not a shipped build (the shipped one {shipped_one}{took})"
+    target = f" for {task}" if task else ""
+    folder = entry_folder(suite, spec.key, spec.revision)
+    return f"building {suite} dataset ({params}){target}: {why}; cached afterwards in {folder}..."
+
+
+def _part(suite: str, name: str, requested: Any, shipped: Any) -> bool:
+    """Whether `requested` asks for a part of the shipped value of a `SHIPPED_SUBSETS` / `SHIPPED_COUNTS` field.
+
+    Such a value (LGMT's relations of `mr_s`) is not what makes a build, so the notice names the other fields.
+    """
+    subsets, counts = subset_fields(suite)
+    if name in subsets and isinstance(requested, list) and isinstance(shipped, list):
+        return set(requested) <= set(shipped)
+    if name in counts and isinstance(requested, int) and isinstance(shipped, int):
+        return 1 <= requested <= shipped
+    return False
+
+
+def _listed(values: Mapping[str, Any]) -> str:
+    """`name=value, ...` as the cache's messages write a key (`cache.described`), but None and empty values shown."""
+    return ", ".join(described({name: value}) or f"{name}={value!r}" for name, value in values.items())
+
 
 def read_build(suite: str, spec: BuildRecipe) -> tuple[datasets.Dataset, FolderFacts, dict[str, Any]]:
     """The rows of a build: the shipped default build when it is the one asked for, else the cached build.
@@ -250,7 +322,8 @@ def read_build(suite: str, spec: BuildRecipe) -> tuple[datasets.Dataset, FolderF
             f"({facts.fingerprint} != {shipped.fingerprint}); building instead (regenerate the record with "
             "`python -m lgmt_tasks.builders.shipped`)"
         )
-    folder = cached_repo(suite, spec.key, spec.write, build_revision=spec.revision)
+    notice = build_notice(suite, spec)  # None after a shipped folder whose rows changed: the cache's own line
+    folder = cached_repo(suite, spec.key, spec.write, build_revision=spec.revision, announce=notice)
     source = {"kind": "build", "cache_folder": str(folder), "build_revision": spec.revision}
     return load_folder(folder), check_folder(folder, suite), source
 

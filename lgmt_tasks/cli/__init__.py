@@ -110,6 +110,10 @@ COMMANDS: dict[str, LazyCommand] = {
         "Re-prove the claims of a built dataset with a second prover, and list every disagreement by row id.",
     ),
     # the suites' EXTRA_COMMANDS (lgmt_tasks/<suite>/cli.py), each from the module that defines it
+    "adaptive-next": LazyCommand(
+        "lgmt_tasks.adaptive.lm_eval_loop:adaptive_next_command",
+        "Print the next lm-eval --samples JSON of an adaptive run from the rounds' --log_samples output, or done.",
+    ),
     "audit-translations": LazyCommand(
         "lgmt_tasks.lgmt.cli_audit:audit_translations_command",
         "Ask an auditor model whether each translated follow-up sentence preserves its formula's structure.",

@@ -7,7 +7,7 @@ from typing import cast
 
 import click
 
-from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
+from lgmt_tasks.logic.limits import DEFAULT_TIMEOUT_MS
 from lgmt_tasks.sources.common import SOURCE_NAMES, UNIFY_MODES, SourceName, UnifyMode
 from lgmt_tasks.sources.logicnli import PREMISE_MODES, PremiseMode
 

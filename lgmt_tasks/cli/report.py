@@ -185,6 +185,7 @@ def report(
     comparison = _comparison(paths) if compare else None
     table = headline_table(paths)
     click.echo(display_table(table).to_markdown(index=False))
+    _adaptive_section(paths)
     _lexical_section(paths)
     _control_section(paths)
     for section in llmorph:
@@ -334,6 +335,18 @@ def _eval_reports(paths: list[str]) -> None:
         except ValueError as error:
             raise click.ClickException(str(error)) from error
         click.echo(("\n" if i else "") + f"<!-- {path} -->\n" + text, nl=False)
+
+
+def _adaptive_section(paths: list[str]) -> None:
+    """With logs of adaptive runs (`-T adaptive`): each relation's interval and decision, the calls, the caveat."""
+    from inspect_ai.log import read_eval_log
+
+    from lgmt_tasks.adaptive.report import adaptive_markdown, adaptive_summary
+
+    for path in paths:
+        summary = adaptive_summary(read_eval_log(path, header_only=True))
+        if summary is not None:
+            click.echo(("\n" if len(paths) == 1 else f"\n{path}:\n") + adaptive_markdown(summary))
 
 
 def _lexical_section(paths: list[str]) -> None:

@@ -114,8 +114,8 @@ no other option is. Evaluate with circular rotations of the options (Accuracy, C
 
 No option can be picked by its form: every distractor has the answer's surface signature (kind, polarities, how its
 variables figure in the passage and the conclusion); a 3c1e distractor also shares every role the answer's literals
-play in the rules, and the roles of 3e1c and missing-premise options are balanced over the build (task version
-{suite("divlogiceval").version}, build revision {BUILD_REVISION}), so the package's shortcut battery, role readers
+play in the rules, and the roles of 3e1c and missing-premise options are balanced over the build (build revision
+{BUILD_REVISION}), so the package's shortcut battery, role readers
 fitted on the answer key included, stays within chance + 0.05 (`lgmt verify`).
 
 ## How it was built

@@ -46,9 +46,6 @@ VARIANTS: tuple[str, ...] = get_args(VariantChoice)
 DEFAULT_PER_TYPE = 300
 """Instances per question type of the default build: the paper's 900 questions, 300 per type (§3.2)."""
 
-LM_EVAL_PER_TYPE = 20
-"""Instances per question type of lm-eval's on-the-fly build, unless the YAML or `--metadata` says otherwise."""
-
 DEFAULT_N = 3
 """The paper's n (2..n + 1 propositions, at most n occurrences of a variable); the paper does not state its value."""
 
@@ -65,9 +62,6 @@ class DivLogicEvalConfig:
 
     per_type: int = param(
         DEFAULT_PER_TYPE, help="Instances per question type (the paper: 300).", always=True,
-        lm_eval_default=LM_EVAL_PER_TYPE,
-        why=f"lm-eval builds {LM_EVAL_PER_TYPE} per type unless told otherwise, for speed (a first run builds in "
-        "seconds; the paper's 300 per type take minutes).",
     )  # fmt: skip
     n: int = param(DEFAULT_N, help="The paper's n: 2..n+1 propositions per instance, at most n uses of a variable.")
     pool: str | None = param(

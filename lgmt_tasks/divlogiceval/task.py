@@ -15,6 +15,7 @@ Examples:
 from __future__ import annotations
 
 from inspect_ai import Task, task
+from inspect_ai.model import Model
 
 from lgmt_tasks.divlogiceval.config import (
     DEFAULT_N,
@@ -46,6 +47,7 @@ def divlogiceval(
     dataset: str | None = None,
     variant: VariantChoice = "polished",
     revision: str | None = None,
+    grader: str | Model | None = None,
 ) -> Task:
     """DivLogicEval with circular evaluation: ACC, Circular, PartialCircular, per question type.
 
@@ -70,6 +72,8 @@ def divlogiceval(
         variant: `polished` (default; the paper's 900-question test set) or `unpolished`: which file of the
             authors' released data to evaluate.
         revision: Hub revision of `dataset`.
+        grader: A grader model that reads only the replies the rules leave unparsed, reported apart as the
+            `grader_read` scorer (see `lgmt_tasks.scorers.grader`); default none.
 
     Returns:
         The task.
@@ -79,8 +83,9 @@ def divlogiceval(
     from inspect_ai.dataset import MemoryDataset
 
     from lgmt_tasks.divlogiceval.dataset import load_divlogiceval, record_to_sample, shot_rows, shown_row
-    from lgmt_tasks.scorers.divlogiceval import circular_choice
+    from lgmt_tasks.scorers.divlogiceval import circular_choice, rules_read
     from lgmt_tasks.scorers.divlogiceval_arithmetic import check_alpha
+    from lgmt_tasks.scorers.grader import with_grader
     from lgmt_tasks.solvers.divlogiceval import check_instruction, check_shots, rotations_generate
 
     check_shots(shots)
@@ -111,7 +116,7 @@ def divlogiceval(
     return Task(
         dataset=MemoryDataset(samples, name="divlogiceval"),
         solver=rotations_generate(),
-        scorer=circular_choice(alpha),
+        scorer=with_grader(circular_choice(alpha), grader, "choice", rules_read),
         version=VERSION,
         metadata=loaded.task_metadata,
     )

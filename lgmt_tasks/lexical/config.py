@@ -29,14 +29,11 @@ from lgmt_tasks.builders.schema import (
     selection,
 )
 from lgmt_tasks.lexical.catalogue import DEFAULT_STYLE, FUNCTION_BASED, LEXICAL_RELATIONS, PARTS, STYLES, resolve_mrs
-from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
+from lgmt_tasks.logic.limits import DEFAULT_TIMEOUT_MS
 from lgmt_tasks.vocabulary import SOURCES
 
 if TYPE_CHECKING:
     from lgmt_tasks.sources.pipeline import SourceConfig
-
-LM_EVAL_PER_MR = 20
-"""Groups per relation and part of lm-eval's on-the-fly build, unless the YAML or `--metadata` says otherwise."""
 
 
 def parse_mrs(values: str | Sequence[str]) -> tuple[str, ...]:
@@ -74,11 +71,7 @@ class LexicalConfig:
         help="Parts to transform, each its own variant (several comma-separated at the task, or `all`); all three "
         "when none given. MR-49 has the single part `none` and comes with any part.",
     )  # fmt: skip
-    per_mr: int = param(
-        100, help="Groups per relation and part.", lm_eval_default=LM_EVAL_PER_MR,
-        why=f"lm-eval builds {LM_EVAL_PER_MR} per relation and part unless told otherwise, for speed (a quick first "
-        "run).",
-    )  # fmt: skip
+    per_mr: int = param(100, help="Groups per relation and part.")
     generated_cases: int = param(300, GENERATED_CASES)
     timeout_ms: int = param(DEFAULT_TIMEOUT_MS, TIMEOUT_MS)
     style: str = param(

@@ -31,6 +31,7 @@ from pathlib import Path
 import pandas as pd
 from inspect_ai.log import EvalLog
 
+from lgmt_tasks.adaptive.report import adaptive_tables, noted_titles
 from lgmt_tasks.lexical.catalogue import NOISE_FLOOR
 from lgmt_tasks.lexical.drift import drift_table
 from lgmt_tasks.lexical.expectations import BASES
@@ -370,9 +371,10 @@ def suite_report(paths: Iterable[LogLike], out_dir: Path | None = None) -> Suite
 
     Tables (stems): `relations` (per lexical log: MVR and HDR with standard errors per relation, logic-grounded
     relations first when an LGMT log of the same model is given, MR-49's noise floor and MVR − floor on every row),
-    `drift` (per lexical log: `drift.drift_table` of the rows it ran, what the `assumed` labels hide) and
-    `flakiness` (LLMorph Table XI, for logs run with `--epochs 2` or more). Plot: `relations_<model>_<log>.png`,
-    MVR per relation with 95% intervals and the noise floor.
+    `drift` (per lexical log: `drift.drift_table` of the rows it ran, what the `assumed` labels hide),
+    `flakiness` (LLMorph Table XI, for logs run with `--epochs 2` or more) and `adaptive` (logs run with
+    `-T adaptive`: `lgmt_tasks.adaptive.report.adaptive_tables`, and a note on every other title). Plot:
+    `relations_<model>_<log>.png`, MVR per relation with 95% intervals and the noise floor.
 
     Args:
         paths: Log files or folders, or loaded logs; LGMT logs are used only next to a lexical log of their model,
@@ -407,4 +409,8 @@ def suite_report(paths: Iterable[LogLike], out_dir: Path | None = None) -> Suite
             "LLMorph Table XI: among groups that violated at least once, the share violating in k of N epochs"
         )
     plots = comparison_plots(tables["relations"], Path(out_dir) / "lexical") if out_dir is not None else []
+    adaptive, adaptive_titles = adaptive_tables(lexical_logs)  # runs with -T adaptive: `adaptive.csv`, and a note
+    if adaptive:
+        tables.update(adaptive)
+        titles = noted_titles({**titles, **adaptive_titles}, list(adaptive))
     return SuiteReport("lexical", tables=tables, plots=plots, titles=titles)

@@ -12,6 +12,7 @@ Examples:
     inspect eval lgmt_tasks/lexical --model lgmt/smollm2 -T mr=MR-51,MR-152 -T part=conclusion \
         -T transformer_model=lgmt/smollm2 -T per_mr=5
     inspect eval lgmt_tasks/lexical --model lgmt/smollm2 -T prompting=zero_shot -T prefill=true --max-tokens 8
+    inspect eval lgmt_tasks/lexical --model openai/gpt-4o-mini -T adaptive=threshold -T tau=0.1
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Literal
 from inspect_ai import Task, task
 from inspect_ai.model import Model
 
+from lgmt_tasks.adaptive.design import DEFAULT_ALPHA, DEFAULT_MARGIN, DEFAULT_TAU, Design
 from lgmt_tasks.lexical.catalogue import DEFAULT_STYLE, STYLES
 from lgmt_tasks.scorers.lexical_text_relation import DEFAULT_THRESHOLD_MODE
 from lgmt_tasks.suites import suite
@@ -59,6 +61,11 @@ def lexical(
     dataset: str | None = None,
     revision: str | None = None,
     prefill: bool = False,
+    grader: str | Model | None = None,
+    adaptive: Design = "none",
+    tau: float = DEFAULT_TAU,
+    margin: float = DEFAULT_MARGIN,
+    alpha: float = DEFAULT_ALPHA,
 ) -> Task:
     """LLMorph's lexical relations on LGMT's source cases, scored with LGMT's metrics and LLMorph's confusion matrix.
 
@@ -93,6 +100,18 @@ def lexical(
             `{"reasoning": "`), as LGMT's `prefill`, so that a small local model answers in format. Not in either
             paper; off by default. Only with output=label: with output=text the completions are compared as text,
             and an opening common to both would raise their similarity, so that combination is refused.
+        grader: A grader model that reads only the replies the rules leave unparsed, reported apart as the
+            `grader_read` scorer (see `lgmt_tasks.scorers.grader`); default none; output=label only.
+        adaptive: `none` (default: every group runs), `threshold` (stop sampling a relation once its anytime-valid
+            interval puts its violation rate above tau − margin or below tau + margin) or `weakest` (eliminate
+            relations until the one that violates most often is known within margin), as in LGMT: groups served
+            round-robin over the relations (`mr`; a relation's parts pooled), a decided relation's groups skipped,
+            each relation's interval and decision in the log's `results.early_stopping` (`lgmt_tasks.adaptive`).
+        tau: With adaptive=threshold: the violation rate the question is about (default 0.1).
+        margin: With an adaptive design: how far from tau (threshold) or from the highest rate (weakest) a decision
+            may err (default 0.05).
+        alpha: With an adaptive design: the error level, simultaneous over the task's relations and valid at every
+            stop (default 0.05).
 
     The model under test decodes at temperature 0 (`--temperature` overrides it).
 
@@ -100,16 +119,25 @@ def lexical(
         The task.
 
     Raises:
-        ValueError: On an invalid value (the message lists the valid ones), on prefill with output=text, or on
-            LLM-based relations without a transformer.
+        ValueError: On an invalid value (the message lists the valid ones), on prefill with output=text, on
+            LLM-based relations without a transformer, or on tau, margin or alpha without an adaptive design.
     """
     # imported here, not at module level: Inspect imports every installed plugin (this module among them) before any
     # eval (`tests/test_import_graph.py`, `benchmarks/bench_import.py`)
     from inspect_ai.dataset import MemoryDataset
     from inspect_ai.model import GenerateConfig
 
+    from lgmt_tasks.adaptive.stopping import (
+        METADATA_KEY,
+        AdaptiveStopping,
+        adaptive_samples,
+        adaptive_settings,
+        settings_metadata,
+    )
+    from lgmt_tasks.lexical.catalogue import LEXICAL_RELATIONS
     from lgmt_tasks.lexical.dataset import load_lexical, record_to_sample
     from lgmt_tasks.lexical.llm import pending_transform
+    from lgmt_tasks.scorers.grader import with_grader
     from lgmt_tasks.scorers.lexical import OUTPUTS, lexical_consistency
     from lgmt_tasks.solvers.lexical import lexical_generate
     from lgmt_tasks.solvers.prompts import check_prompting
@@ -124,9 +152,15 @@ def lexical(
             "are compared by similarity, and the prefilled opening common to both would inflate it); use "
             "output=label with prefill=true (any prompting), or prefill=false with any output"
         )
+    if grader is not None and output != "label":
+        raise ValueError(
+            f"grader={grader!r} with output={output!r}: a grader model reads labels, which output=text does not "
+            "compare; use output=label with a grader"
+        )
     if style not in STYLES:
         raise ValueError(f"style={style!r}: expected one of {', '.join(STYLES)}")
     check_prompting(prompting)
+    settings = adaptive_settings(adaptive, tau, margin, alpha)
     scorer = lexical_consistency(output, thresholds, equivalent_threshold, different_threshold, embedding_model)
     loaded = load_lexical(
         mr,
@@ -150,13 +184,20 @@ def lexical(
     transform = (
         pending_transform(transformer_model, transformer_cache) if pending and transformer_model is not None else None
     )
+    samples = [record_to_sample(r) for r in rows]
+    stopping, metadata = None, loaded.task_metadata
+    if settings is not None:  # only then: a uniform run's Task stays byte for byte what it was
+        samples = adaptive_samples(samples)
+        stopping = AdaptiveStopping(settings, "lexical_consistency", list(LEXICAL_RELATIONS))
+        metadata = {**metadata, METADATA_KEY: settings_metadata(settings)}
     return Task(
-        dataset=MemoryDataset([record_to_sample(r) for r in rows], name="lexical"),
+        dataset=MemoryDataset(samples, name="lexical"),
         solver=lexical_generate(prompting, transform=transform, prefill=prefill),
-        scorer=scorer,
+        scorer=with_grader(scorer, grader, "truth"),
         config=GenerateConfig(temperature=TEMPERATURE),
         version=VERSION,
-        metadata=loaded.task_metadata,
+        metadata=metadata,
+        early_stopping=stopping,
     )
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from lgmt_tasks.adaptive.lm_eval_loop import adaptive_next_command
 from lgmt_tasks.builders.command import (
     check_out,
     num_proc_option,
@@ -232,5 +233,10 @@ def _merge_command(folders: tuple[str, ...], out: str, overwrite: bool) -> None:
     click.echo(f"{len(result.dataset)} groups merged from {len(folders)} shards. Written to {out}")
 
 
-EXTRA_COMMANDS: tuple[click.Command, ...] = (audit_translations_command, plan_command, shrink_command)
+EXTRA_COMMANDS: tuple[click.Command, ...] = (
+    adaptive_next_command,
+    audit_translations_command,
+    plan_command,
+    shrink_command,
+)
 """Top-level `lgmt` commands of this suite besides `lgmt build lgmt`."""

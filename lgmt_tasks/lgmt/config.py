@@ -30,7 +30,7 @@ from lgmt_tasks.builders.schema import (
 )
 from lgmt_tasks.lgmt.relations.base import Direction as RelationDirection
 from lgmt_tasks.lgmt.relations.catalogue import RELATIONS
-from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
+from lgmt_tasks.logic.limits import DEFAULT_TIMEOUT_MS
 from lgmt_tasks.sources import logicasker as logicasker_source
 from lgmt_tasks.sources import qmfol as qmfol_source
 from lgmt_tasks.sources.paper import PAPER, expand_paper, paper_folder
@@ -115,9 +115,9 @@ class LgmtConfig:
         help="Relation ids (repeatable), e.g. MR-E1.1; all 20 when none given. A task's relations are its own.",
     )  # fmt: skip
     per_mr: int | str = param(
-        200, cli_type=PerMr(), lm_eval_default=20,
+        200, cli_type=PerMr(),
         help="Groups per relation (the paper: up to 200), or `all`: every applicable (source case, relation) pair "
-        "(the paper-scale pool).", why="lm-eval builds 20 per relation unless told otherwise (a quick first run).",
+        "(the paper-scale pool).",
     )  # fmt: skip
     followups: int = param(1, help="Follow-ups per group; k > 1 adds follow-ups from other relations.")
     compose: int = param(

@@ -20,7 +20,10 @@ relation with no site in a cell, MR-P5 at QMFOL width 1, is missing there).
 functions (`scorers.pairwise.RATES`, so a cell's numbers are those the scorer would log for its groups) and MVR's
 95% Wilson interval; `difficulty_heatmaps` draws them as QMFOL's Figure 4 draws accuracy
 (`lgmt_tasks/qmfol/report.py`: depth on the rows, width on the columns, the value written in each cell), one PNG
-per setting with an MVR panel and an Acc_cons panel, each cell also showing its number of groups.
+per setting with an MVR panel and an Acc_cons panel, each cell also showing its number of groups. When the groups
+reported hold more than one variant of the laws (`lgmt_tasks.lgmt.frame.split_variants`), a `variant` column follows
+the setting, each cell has a row per variant and each (setting, variant) its own heatmap, as in every LGMT table: no
+cell pools the paper's law with our variants (issue #38).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from typing import Any
 
 import pandas as pd
 
+from lgmt_tasks.lgmt.frame import VARIANT, variant_columns, variant_rank
 from lgmt_tasks.report.suite_tools import pyplot, save_png, slug
 from lgmt_tasks.scorers.intervals import wilson_interval
 from lgmt_tasks.scorers.pairwise import OUTCOME_KEYS, RATES
@@ -55,7 +59,7 @@ COLUMNS: list[str] = [
     "acc_cons_stderr",
     "acc_static",
 ]
-"""The columns of `difficulty_table`."""
+"""The columns of `difficulty_table` (with `variant` after the setting when the variants are split)."""
 
 PANELS: tuple[tuple[str, str, str], ...] = (
     ("mvr", "MVR (%)", "Reds"),
@@ -141,17 +145,25 @@ def difficulty_table(groups: pd.DataFrame) -> pd.DataFrame:
 
     Returns:
         A frame with `COLUMNS` (counts as integers when no epoch made them fractional); empty without QMFOL groups.
+        With several variants of the laws among `groups`, a `variant` column after the setting and a row per
+        (setting, variant, cell).
     """
+    split = variant_columns(groups)
+    columns = [*SETTING, *split, *COLUMNS[len(SETTING) :]]
     cells = with_difficulty(groups)
     if cells.empty:
-        return pd.DataFrame(columns=COLUMNS)
-    keys = [*SETTING, "depth", "width"]
-    chunks = sorted(
-        cells.groupby(keys, sort=False, dropna=False),
-        key=lambda item: (*("" if pd.isna(v) else str(v) for v in item[0][:3]), item[0][3], _width_order(item[0][4])),
-    )
+        return pd.DataFrame(columns=columns)
+    keys = [*SETTING, *split, "depth", "width"]
+
+    def order(item: tuple[tuple[Any, ...], pd.DataFrame]) -> tuple[Any, ...]:
+        key = dict(zip(keys, item[0], strict=True))
+        setting = tuple("" if pd.isna(key[k]) else str(key[k]) for k in SETTING)
+        variant = variant_rank(str(key[VARIANT])) if split else ()
+        return (*setting, variant, key["depth"], _width_order(key["width"]))
+
+    chunks = sorted(cells.groupby(keys, sort=False, dropna=False), key=order)
     rows = [{**dict(zip(keys, key, strict=True)), **cell_rates(chunk)} for key, chunk in chunks]
-    table = pd.DataFrame(rows, columns=COLUMNS)
+    table = pd.DataFrame(rows, columns=columns)
     for column in ("groups", "relations", "parsed", "violations"):
         if all(float(v).is_integer() for v in table[column]):
             table[column] = table[column].astype(int)
@@ -160,6 +172,8 @@ def difficulty_table(groups: pd.DataFrame) -> pd.DataFrame:
 
 def difficulty_heatmaps(table: pd.DataFrame, folder: Path) -> list[Path]:
     """Draw MVR and Acc_cons over depth × width, one PNG per setting (`difficulty_<model>_<prompting>[_<settings>]`).
+
+    With a `variant` column (variants split), one PNG per (setting, variant), its name ending in `_<variant>`.
 
     Args:
         table: `difficulty_table` rows.
@@ -172,7 +186,9 @@ def difficulty_heatmaps(table: pd.DataFrame, folder: Path) -> list[Path]:
         return []
     plt = pyplot()
     written: list[Path] = []
-    for (model, prompting, settings), part in table.groupby(SETTING, sort=False):
+    split = [VARIANT] if VARIANT in table else []
+    for key, part in table.groupby([*SETTING, *split], sort=False):
+        model, prompting, settings, *variant = key
         fig, axes = plt.subplots(1, len(PANELS), figsize=(4.2 * len(PANELS), 3.8))
         order = {"axis": 1, "key": lambda index: index.map(_width_order)}
         counts = part.pivot(index="depth", columns="width", values="groups").sort_index().sort_index(**order)
@@ -189,9 +205,11 @@ def difficulty_heatmaps(table: pd.DataFrame, folder: Path) -> list[Path]:
                     text = _cell_text(values[i, j], counts.iat[i, j])
                     ax.text(j, i, text, ha="center", va="center", fontsize=8, color="white" if dark else "black")
             fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
-        fig.suptitle(f"LGMT by source difficulty: {model}, {prompting}" + (f", {settings}" if settings else ""))
+        shown = [str(prompting), *([str(settings)] if settings else []), *(f"[{v}]" for v in variant)]
+        fig.suptitle(f"LGMT by source difficulty: {model}, " + ", ".join(shown))
         fig.tight_layout()
-        name = "_".join([slug(str(model)), slug(str(prompting)), *([slug(str(settings))] if settings else [])])
+        parts = [str(model), str(prompting), *([str(settings)] if settings else []), *(str(v) for v in variant)]
+        name = "_".join(slug(part) for part in parts)
         written.append(save_png(fig, Path(folder) / f"difficulty_{name}.png"))
     return written
 

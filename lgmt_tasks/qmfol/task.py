@@ -16,6 +16,7 @@ Examples:
 from __future__ import annotations
 
 from inspect_ai import Task, task
+from inspect_ai.model import Model
 
 from lgmt_tasks.suites import suite
 from lgmt_tasks.task_params import Values, validated_args
@@ -46,6 +47,7 @@ def qmfol(
     revision: str | None = None,
     prefill: bool = False,
     form: str | None = None,
+    grader: str | Model | None = None,
 ) -> Task:
     """QMFOL tasks of a (sub-)grid, built on the fly or read from a built dataset.
 
@@ -70,6 +72,8 @@ def qmfol(
             default. Needs a provider that continues a trailing assistant message (e.g. `lgmt/smollm2`).
         form: `quantified` (facts and conclusion over every entity, the paper's default when building) or `ground`
             (about one object); with `dataset`, selects the rows of that form.
+        grader: A grader model that reads only the replies the rules leave unparsed, reported apart as the
+            `grader_read` scorer (see `lgmt_tasks.scorers.grader`); default none.
 
     Returns:
         The task.
@@ -80,6 +84,7 @@ def qmfol(
     from inspect_ai.model import GenerateConfig
 
     from lgmt_tasks.qmfol.dataset import load_qmfol, record_to_sample
+    from lgmt_tasks.scorers.grader import with_grader
     from lgmt_tasks.scorers.qmfol import qmfol_scorer
     from lgmt_tasks.solvers.qmfol import qmfol_generate
 
@@ -100,7 +105,7 @@ def qmfol(
     return Task(
         dataset=MemoryDataset([record_to_sample(r, padding_tokens) for r in rows.to_list()], name="qmfol"),
         solver=qmfol_generate(prefill),
-        scorer=qmfol_scorer(),
+        scorer=with_grader(qmfol_scorer(), grader, "truth"),
         config=GenerateConfig(temperature=TEMPERATURE),
         version=VERSION,
         metadata=loaded.task_metadata,

@@ -22,6 +22,11 @@ same dataset answered the same groups, so they are compared group by group (`lgm
   `MR-E1.1+MR-C3`; listed in natural order, `MR-E1.2` before `MR-E1.10`). The `all` row is the one pre-specified
   overall test of that pair and metric, outside the family: its adjusted p-value is its own. `significant` is
   adjusted p < `ALPHA`.
+- Variants of the laws (issue #38). When the paired LGMT groups hold more than one variant (`variant`: `paper`, our
+  `introduction` / `extended`; `lgmt_tasks.lgmt.frame.variant_of`), no row pools them, as no LGMT table does: the
+  table gains a `variant` column after `relation`, every relation has a row per variant, and each variant has its
+  own `all` row. The relation rows of all variants are one Holm family (per pair and metric), and the `all` rows of
+  the variants another. With one variant nothing changes (no column, the same rows).
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pandas as pd
@@ -82,6 +88,24 @@ COLUMNS: tuple[str, ...] = (
 )
 """The comparison table's columns: `b` = groups where only the first run has the outcome, `c` only the second."""
 
+VARIANT = "variant"
+
+
+def _frame() -> ModuleType:
+    """LGMT's `frame` module (its variants), through the suite registry: shared report code imports no suite."""
+    return registry.suite("lgmt").module("frame")
+
+
+"""The column inserted after `relation` when the groups hold more than one variant of the laws (`table_columns`)."""
+
+
+def table_columns(split: bool) -> list[str]:
+    """`COLUMNS`, with `variant` after `relation` when the variants are split."""
+    columns = list(COLUMNS)
+    if split:
+        columns.insert(columns.index("relation") + 1, VARIANT)
+    return columns
+
 
 @dataclass
 class Run:
@@ -95,6 +119,7 @@ class Run:
         task_args: The task arguments the log records.
         fingerprint: The dataset fingerprint (None if the log records none).
         relations: Sample id → its relation-set key.
+        variants: Sample id → the variant of the law its group applies (`variant_of`; `unrecorded` without one).
         scores: Sample id → the score dict.
         label: How tables name the run (set by `label_runs`).
     """
@@ -106,6 +131,7 @@ class Run:
     task_args: dict[str, Any]
     fingerprint: str | None
     relations: dict[str, str] = field(default_factory=dict)
+    variants: dict[str, str] = field(default_factory=dict)
     scores: dict[str, Mapping[str, float]] = field(default_factory=dict)
     label: str = ""
 
@@ -172,7 +198,9 @@ def read_run(path: str) -> Run:
             raise ValueError(f"{path}: sample {sample.id}'s {scorer} score lacks the keys {', '.join(REQUIRED_KEYS)}")
         sample_id = str(sample.id)
         run.scores[sample_id] = {key: float(value[key]) for key in REQUIRED_KEYS}  # type: ignore[arg-type]
-        run.relations[sample_id] = relation(sample.metadata or {})
+        metadata = sample.metadata or {}
+        run.relations[sample_id] = relation(metadata)
+        run.variants[sample_id] = _frame().variant_of(metadata.get("variant"), metadata.get("direction"))
     return run
 
 
@@ -233,7 +261,9 @@ def paired_outcomes(first: Run, second: Run, ids: Sequence[str], metric: str) ->
     return [int(first.scores[i][outcome]) for i in kept], [int(second.scores[i][outcome]) for i in kept]
 
 
-def _row(first: Run, second: Run, metric: str, relation: str, ids: Sequence[str]) -> dict[str, Any]:
+def _row(
+    first: Run, second: Run, metric: str, relation: str, ids: Sequence[str], variant: str | None = None
+) -> dict[str, Any]:
     x, y = paired_outcomes(first, second, ids, metric)
     test = mcnemar(x, y)
     n = len(x)
@@ -245,6 +275,7 @@ def _row(first: Run, second: Run, metric: str, relation: str, ids: Sequence[str]
         "second": second.label,
         "metric": metric,
         "relation": relation,
+        VARIANT: variant,
         "groups": n,
         "first_rate": first_rate,
         "second_rate": second_rate,
@@ -257,20 +288,51 @@ def _row(first: Run, second: Run, metric: str, relation: str, ids: Sequence[str]
     }
 
 
+def split_variants(run: Run, ids: Sequence[str]) -> list[str]:
+    """The variants of the groups `ids` of `run` in `variant_rank` order, when there are several; else `[]`."""
+    variants = sorted({run.variants.get(i, "") for i in ids}, key=_frame().variant_rank)
+    return variants if len(variants) > 1 else []
+
+
+def _adjust(rows: Sequence[dict[str, Any]]) -> None:
+    """Holm-adjust the rows' p-values as one family (`p_holm`)."""
+    for row, adjusted in zip(rows, holm([row["p_value"] for row in rows]), strict=True):
+        row["p_holm"] = adjusted
+
+
 def compare_pair(first: Run, second: Run) -> list[dict[str, Any]]:
-    """The rows of one pair of runs: per metric, the overall row then one row per relation, Holm-adjusted."""
+    """The rows of one pair of runs: per metric, the overall row then one row per relation, Holm-adjusted.
+
+    With several variants of the laws among the groups (`split_variants`), per metric and variant: that variant's
+    overall row, then its relations' rows; no row pools variants (see the module docstring for the families).
+    """
     ids, _, _ = paired_ids(first, second)
-    relations = sorted({first.relations[i] for i in ids}, key=natural_order)
+    variants = split_variants(first, ids)
+    parts: list[tuple[str | None, list[str]]] = [
+        (v, [i for i in ids if first.variants.get(i, "") == v]) for v in variants
+    ]
+    parts = parts or [(None, list(ids))]
     rows: list[dict[str, Any]] = []
     for metric in PAIRED_METRICS:
-        overall = _row(first, second, metric, OVERALL, ids)
-        overall["p_holm"] = overall["p_value"]
-        family = [_row(first, second, metric, r, [i for i in ids if first.relations[i] == r]) for r in relations]
-        for row, adjusted in zip(family, holm([row["p_value"] for row in family]), strict=True):
-            row["p_holm"] = adjusted
-        for row in (overall, *family):
-            row["significant"] = bool(row["p_holm"] < ALPHA) if not math.isnan(row["p_holm"]) else False
-            rows.append(row)
+        blocks = []
+        for variant, chunk in parts:
+            relations = sorted({first.relations[i] for i in chunk}, key=natural_order)
+            overall = _row(first, second, metric, OVERALL, chunk, variant)
+            family = [
+                _row(first, second, metric, r, [i for i in chunk if first.relations[i] == r], variant)
+                for r in relations
+            ]
+            blocks.append((overall, family))
+        overall_rows = [overall for overall, _ in blocks]
+        if len(overall_rows) > 1:
+            _adjust(overall_rows)
+        else:
+            overall_rows[0]["p_holm"] = overall_rows[0]["p_value"]
+        _adjust([row for _, family in blocks for row in family])
+        for overall, family in blocks:
+            for row in (overall, *family):
+                row["significant"] = bool(row["p_holm"] < ALPHA) if not math.isnan(row["p_holm"]) else False
+                rows.append(row)
     return rows
 
 
@@ -313,7 +375,8 @@ def compare_runs(runs: Sequence[Run]) -> Comparison:
                 f"{only_second} only in {second.path} (left out)"
             )
         rows += compare_pair(first, second)
-    return Comparison(list(runs), pd.DataFrame(rows, columns=list(COLUMNS)), notes)
+    split = any(row[VARIANT] is not None for row in rows)
+    return Comparison(list(runs), pd.DataFrame(rows, columns=table_columns(split)), notes)
 
 
 def compare_logs(paths: Sequence[str]) -> Comparison:
@@ -339,6 +402,13 @@ def comparison_markdown(comparison: Comparison) -> str:
         "`mvr`: groups parsed in both runs; `acc_cons`: every group (unparsed = not correct).",
         "",
     ]
+    if VARIANT in comparison.table:
+        lines += [
+            "The groups hold more than one variant of the laws (paper: the law as the paper reads it; introduction, "
+            "extended: our variants): one row per relation and variant and an `all` row per variant, none pooling "
+            "variants; the `all` rows are Holm-adjusted among themselves.",
+            "",
+        ]
     lines += [f"- {note}" for note in comparison.notes]
     if comparison.notes:
         lines.append("")

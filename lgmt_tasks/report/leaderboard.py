@@ -4,6 +4,12 @@ Rows come from Inspect logs (read with `inspect_ai.analysis.evals_df`) or from l
 per task or group in the file). The columns are fixed (`LEADERBOARD_COLUMNS`, documented in `COLUMN_DOCS`) so that
 files written at different times, by different suites and by both harnesses can be concatenated; a metric that a
 suite does not have is left empty.
+
+Variants of the laws (issue #38). An LGMT log whose groups hold more than one variant (`paper`, our `introduction` /
+`extended`; `lgmt_tasks.lgmt.frame`) has, besides its own row (the log's metrics, `variant` `all (mixed)`), one row
+per variant with the rates recomputed from that variant's groups by the scorer's functions
+(`lgmt_tasks.lgmt.report.rates`), as LGMT's Tables 4, 6 and 8 do; a log of one variant names it. The tied-with-the-best
+marks compare rows of the same task, dataset and variant, on that variant's groups.
 """
 
 from __future__ import annotations
@@ -28,9 +34,9 @@ from inspect_ai.analysis import (
 )
 
 from lgmt_tasks.report.headline import log_metrics
-from lgmt_tasks.report.logs import COMPLETE_STATUS, unscored
+from lgmt_tasks.report.logs import COMPLETE_STATUS, early_stopped, unscored
 from lgmt_tasks.report.suites import SUITE_METRICS, prompting_of, suite_of, task_name
-from lgmt_tasks.suites import SUITE_NAMES
+from lgmt_tasks.suites import SUITE_NAMES, suite
 
 COLUMN_DOCS: dict[str, str] = {
     "model": "Model: Inspect's `provider/name`; for lm-eval `<model type>/<pretrained>` (or the model type alone), "
@@ -42,6 +48,10 @@ COLUMN_DOCS: dict[str, str] = {
     "`demonstrations=none`, DivLogicEval `shots=0`, QMFOL), LGMT/lexical `prompting` as given (`zero_shot_cot`, "
     "`few_shot`, …), `few_shot_random` / `few_shot_weakness` for LogicAsker's demonstrations, `few_shot_<n>` for "
     "DivLogicEval's shots.",
+    "variant": "LGMT: the reading of the laws the row's groups apply (`paper`, the paper's; `introduction`, "
+    "`extended`, ours); a log holding several has its own row `all (mixed)` and one row per variant, recomputed from "
+    "that variant's groups (`errored` and `total` empty). lm-eval: the run's `direction` (its results cannot be split "
+    "by group). Empty for the other suites.",
     "harness": "`inspect` or `lm-eval`.",
     "harness_task": "The task name in that harness (`lgmt_tasks/mr_e`, `lgmt_mr_e_loglik`, …).",
     "status": "Inspect log status: `success`, or `started` / `error` / `cancelled` (rows only with "
@@ -156,6 +166,7 @@ def inspect_rows(paths: Sequence[str]) -> list[dict[str, Any]]:
         EvalColumn("task_args_given", path="eval.task_args_passed"),
         EvalColumn("task_args_all", path="eval.task_args"),
         EvalColumn("metric_*", path=log_metrics),
+        EvalColumn("early_stopped", path=early_stopped),
     ]
     frame = evals_df(list(paths), columns=columns, quiet=True)
     rows: list[dict[str, Any]] = []
@@ -174,6 +185,7 @@ def inspect_rows(paths: Sequence[str]) -> list[dict[str, Any]]:
                 "suite": suite,
                 "task": task_name(str(record["task_full"])),
                 "prompting": leaderboard_prompting(suite, all_args),
+                "variant": "",
                 "harness": "inspect",
                 "harness_task": record["task_full"],
                 "status": str(record["status"]),
@@ -191,12 +203,40 @@ def inspect_rows(paths: Sequence[str]) -> list[dict[str, Any]]:
                 "log": record["log"],
             }
         )
-    return rows
+    return [split for row in rows for split in variant_rows(row)]
+
+
+def variant_rows(row: dict[str, Any]) -> list[dict[str, Any]]:
+    """An Inspect row, with its `variant`; for an LGMT log of several variants, also one row per variant.
+
+    A log of one variant gets that variant's name; a log of several keeps its own figures as `all (mixed)` and is
+    followed by one row per variant (`variant_rank` order), whose metrics are the scorer's rates over that variant's
+    groups (`lgmt_tasks.lgmt.report.rates`), `samples` its scored sample-epochs, `errored` and `total` empty (the log
+    records them for the whole run only). Other suites' rows are returned as they are.
+    """
+    if row["suite"] != "lgmt":
+        return [row]
+    frame, report = suite("lgmt").module("frame"), suite("lgmt").module("report")  # the registry: no suite import
+    VARIANT, log_groups, variant_rank = frame.VARIANT, frame.log_groups, frame.variant_rank  # noqa: N806
+    MIXED, rates = report.MIXED, report.rates  # noqa: N806
+
+    groups = log_groups(str(row["log"]))
+    variants = sorted(set(groups[VARIANT]), key=variant_rank) if VARIANT in groups else []
+    if len(variants) <= 1:
+        return [{**row, "variant": variants[0] if variants else ""}]
+    split = [{**row, "variant": MIXED}]
+    for variant in variants:
+        chunk = groups[groups[VARIANT] == variant]
+        cells = _metric_cells("lgmt", rates(chunk))
+        samples = int(chunk["epochs"].sum())
+        split.append({**row, **cells, "variant": variant, "samples": samples, "errored": None, "total": None})
+    return split
 
 
 def _errored(record: Mapping[str, Any]) -> int:
     """Errored sample-epochs of an `evals_df` record (`lgmt_tasks.report.logs.errored_samples`, from its columns)."""
     run, completed = _number(record.get("total_samples")), _number(record.get("completed_samples"))
+    run = run - (_number(record.get("early_stopped")) or 0) if run is not None else None  # skipped, not errored
     return unscored(run, completed) if run is not None and completed is not None else 0
 
 
@@ -244,12 +284,14 @@ def lm_eval_rows(path: str | Path) -> list[dict[str, Any]]:
         counts = [n_samples[m] for m in members if m in n_samples]
         metadata = dict((configs.get(members[0]) or {}).get("metadata") or {})
         metadata.update((configs.get(name) or {}).get("metadata") or {})
+        loaded = dict((configs.get(members[0]) or {}).get("dataset_kwargs") or {})  # the effective parameters
         rows.append(
             {
                 "model": model,
                 "suite": suite,
                 "task": task,
                 "prompting": leaderboard_prompting(suite, metadata),
+                "variant": str(loaded.get("direction") or metadata.get("direction") or "") if suite == "lgmt" else "",
                 "harness": "lm-eval",
                 "harness_task": name,
                 "status": COMPLETE_STATUS,
@@ -296,7 +338,8 @@ def mark_tied_best(frame: pd.DataFrame) -> None:
     """Fill the `*_tied_best` columns in place: which runs are not significantly different from the best run.
 
     The rule, per metric (`mvr`: lowest is best; `acc_cons`: highest) and per set of Inspect rows of a pairwise
-    suite with the same task and dataset fingerprint (`eval.metadata["dataset"]`) that has at least two rows: the best
+    suite with the same task, dataset fingerprint (`eval.metadata["dataset"]`) and `variant` (a variant's row of a
+    mixed LGMT log is compared on that variant's groups only) that has at least two rows: the best
     row is the one with the best leaderboard value (the first in the frame's order on a tie). Every other row is
     compared with it on the groups both logs scored (`lgmt_tasks.report.compare`: violations over groups parsed in
     both, consistent accuracy over every group), with McNemar's exact test; the p-values of the k − 1 comparisons
@@ -305,9 +348,11 @@ def mark_tied_best(frame: pd.DataFrame) -> None:
     finish (`--include-incomplete` rows), or when its logs cannot be compared group by group (several epochs; no
     dataset fingerprint).
     """
+    MIXED = suite("lgmt").attr("report", "MIXED")  # noqa: N806  (the registry: shared code imports no suite)
     from lgmt_tasks.report.compare import (
         ALPHA,
         LOWER_IS_BETTER,
+        Run,
         fingerprint_of,
         paired_ids,
         paired_outcomes,
@@ -322,18 +367,27 @@ def mark_tied_best(frame: pd.DataFrame) -> None:
     candidates = frame[
         (frame["harness"] == "inspect") & (frame["status"] == COMPLETE_STATUS) & frame["suite"].isin(pairwise_suites())
     ]
-    sets: dict[tuple[str, str], list[int]] = {}
+    sets: dict[tuple[str, str, str], list[int]] = {}
     for index, row in candidates.iterrows():
         fingerprint = fingerprint_of(read_header(str(row["log"])).eval.metadata)
         if fingerprint is not None:
-            sets.setdefault((str(row["task"]), fingerprint), []).append(int(index))  # type: ignore[arg-type]
-    for members in sets.values():
+            key = (str(row["task"]), fingerprint, str(row["variant"] or ""))  # never across variants (#38)
+            sets.setdefault(key, []).append(int(index))  # type: ignore[arg-type]
+    read: dict[str, Run | None] = {}
+    for (_, _, variant), members in sets.items():
         if len(members) < 2:
             continue
-        try:
-            runs = {i: read_run(str(frame.at[i, "log"])) for i in members}
-        except ValueError:
-            continue  # not comparable group by group (e.g. several epochs): left empty, as documented
+        for i in members:
+            path = str(frame.at[i, "log"])
+            if path not in read:
+                try:
+                    read[path] = read_run(path)
+                except ValueError:
+                    read[path] = None  # not comparable group by group (e.g. several epochs): left empty, as documented
+        found = {i: read[str(frame.at[i, "log"])] for i in members}
+        if any(run is None for run in found.values()):
+            continue
+        runs = {i: run for i, run in found.items() if run is not None}
         for metric, column in TIED_BEST.items():
             scored = [i for i in members if _number(frame.at[i, metric]) is not None]
             if len(scored) < 2:
@@ -345,6 +399,8 @@ def mark_tied_best(frame: pd.DataFrame) -> None:
             p_values = []
             for i in others:
                 ids, _, _ = paired_ids(runs[best], runs[i])
+                if variant not in ("", MIXED):  # a variant's row: that variant's groups only, in both runs
+                    ids = [g for g in ids if runs[best].variants.get(g) == variant == runs[i].variants.get(g)]
                 x, y = paired_outcomes(runs[best], runs[i], ids, metric)
                 p_values.append(mcnemar(x, y).p_value if x else math.nan)
             frame.at[best, column] = True

@@ -118,7 +118,16 @@ def errored_samples(log: EvalLog) -> int:
     """
     if log.results is None:
         return 0
-    return unscored(log.results.total_samples, log.results.completed_samples)
+    return unscored(log.results.total_samples - early_stopped(log), log.results.completed_samples)
+
+
+def early_stopped(log: EvalLog) -> int:
+    """Sample-epochs an early-stopping manager skipped (an adaptive run's groups of decided relations).
+
+    Inspect counts them in `results.total_samples`; they never ran, so they are not errors.
+    """
+    stopping = log.results.early_stopping if log.results is not None else None
+    return len(stopping.early_stops) if stopping is not None else 0
 
 
 def unscored(run: float, completed: float) -> int:

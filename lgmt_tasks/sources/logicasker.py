@@ -42,7 +42,6 @@ from typing import Any
 
 from lgmt_tasks.builders.stats import BuildStats
 from lgmt_tasks.ids import derived_seed
-from lgmt_tasks.logic.prover import Contradictory, Label, Undecided, entailment
 from lgmt_tasks.sources.case import Case
 from lgmt_tasks.sources.qmfol import grid_values
 from lgmt_tasks.suites import suite
@@ -107,6 +106,9 @@ def depth_cases(job: tuple[int, int, int, int]) -> tuple[list[Case], BuildStats]
         The cases, in test order, and the depth's counts under bucket `source` (`records`, `loaded`,
         `unrelated_as_contradiction`, and drops by reason).
     """
+    # Z3 here, not at import: LGMT's config imports this module, and `lgmt build lgmt --help` needs no prover
+    from lgmt_tasks.logic.prover import Contradictory, Label, Undecided, entailment
+
     depth, per_cell, seed, timeout_ms = job
     build = suite("logicasker").module("build")
     stats = BuildStats()

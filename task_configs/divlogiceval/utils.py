@@ -24,8 +24,8 @@ message (chat) or a paragraph before the prompt (plain text).
 Parameters (YAML `metadata` / `dataset_kwargs`; override with `--metadata '{"shots": 3, "alpha": 0.5}'`):
 `shots` (0 or 3), `alpha` (PC_α, default 1), `instruction` (`standard`, or `no_reasoning`: the NoLR sentence of
 §3.1 added), and the dataset parameters `question_type` (`3c1e`, `3e1c`, `missing`, `all`), `form` (`natural`, or
-`symbolic`: s-DivLogicEval, the documents' content and options replaced by formulas), `per_type` (default 20 here,
-for speed; 300 in the Inspect task), `seed` (in the metadata `dataset_seed`: lm-eval merges model arguments such as
+`symbolic`: s-DivLogicEval, the documents' content and options replaced by formulas), `per_type` (default 300, the
+shipped build's, as in the Inspect task), `seed` (in the metadata `dataset_seed`: lm-eval merges model arguments such as
 vLLM's `seed` into it), `n`, `pool`, `dataset` / `dataset_revision` (a folder written by `lgmt build divlogiceval`, a
 Hub id, or the authors' released data) and `variant` (`polished` or `unpolished`, the released file); the dataset
 parameters and their defaults are `divlogiceval.config.SCHEMA`'s. `--metadata` wins over the YAML; the effective
@@ -70,8 +70,8 @@ CONTINUATIONS: tuple[str, ...] = tuple(f" {letter}" for letter in LETTERS)
 """The scored continuations of a log-likelihood context ending in `Answer:`."""
 
 PARAMS = Parameters.of(SCHEMA, "DivLogicEval", task=("shots", "alpha", "instruction"))
-"""The parameters: `--metadata` may override the dataset parameters (`divlogiceval.config.SCHEMA`, whose lm-eval
-defaults apply: 20 instances per question type), `shots`, `alpha` and `instruction`."""
+"""The parameters: `--metadata` may override the dataset parameters (`divlogiceval.config.SCHEMA`, with its
+defaults: the shipped build), `shots`, `alpha` and `instruction`."""
 
 BREAKDOWN: tuple[str, ...] = ("acc", "circular", "partial_circular")
 """Metrics reported per question type as `<metric>_<type>`."""

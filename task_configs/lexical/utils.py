@@ -21,8 +21,8 @@ LGMT's, `_requests.RATE_AGGREGATIONS`), LLMorph's confusion matrix `cm_pass_corr
 definitions and denominators.
 
 Parameters (set with `--metadata`; their defaults are `lexical.config.SCHEMA`'s): `mr` (default `function`; ids
-comma-separated), `part` (default `all`), `per_mr` (default 20 here, for speed; 100 in the Inspect task), `seed` (in
-the metadata `dataset_seed`, see `_params.METADATA_NAMES`), `source`, `source_path`, `style`, `dataset`,
+comma-separated), `part` (default `all`), `per_mr` (default 100, the shipped build's, as in the Inspect task), `seed`
+(in the metadata `dataset_seed`, see `_params.METADATA_NAMES`), `source`, `source_path`, `style`, `dataset`,
 `dataset_revision`; and `prompting` and `prefill` as for LGMT. A metadata key that is no parameter is ignored with a
 logged warning naming the task and the valid keys (`_params.dataset_params`).
 """
@@ -46,8 +46,8 @@ from lgmt_tasks.task_configs._params import Parameters, with_defaults
 from lgmt_tasks.task_configs._requests import completions
 
 PARAMS = Parameters.of(SCHEMA, "lexical", task=("prompting", "prefill"))
-"""The parameters: `--metadata` may override the dataset parameters (`lexical.config.SCHEMA`, whose lm-eval defaults
-apply: 20 groups per relation and part), `prompting` and `prefill`."""
+"""The parameters: `--metadata` may override the dataset parameters (`lexical.config.SCHEMA`, with its defaults: the
+shipped build), `prompting` and `prefill`."""
 
 CELLS: tuple[str, ...] = ("cm_pass_correct", "cm_pass_wrong", "cm_fail_correct", "cm_fail_wrong")
 

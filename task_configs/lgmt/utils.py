@@ -45,9 +45,9 @@ or `TaskManager(metadata=...)`):
   `lgmt_tasks.lgmt.dataset.MR_SETS`. Its former name `suite` is still read, with a deprecation warning, until the
   next release; giving both is an error.
 - dataset parameters (YAML `dataset_kwargs` or `--metadata`): those of `lgmt_tasks.lgmt.config.SCHEMA` (the table
-  in the LGMT README), with the schema's lm-eval defaults (`per_mr` 20, smaller than the Inspect default of 200 to
-  keep a first lm-eval run short). `dataset` / `dataset_revision` evaluate a folder written by `lgmt build` or a Hub
-  dataset instead of building. `--metadata` wins over the YAML; the values given are written back to the task's
+  in the LGMT README), with the Inspect defaults (`per_mr` 200: the shipped default build, read without building;
+  `--limit N` is a stratified smoke test). `dataset` / `dataset_revision` evaluate a folder written by `lgmt build`
+  or a Hub dataset instead of building. `--metadata` wins over the YAML; the values given are written back to the task's
   `dataset_kwargs`. In the metadata the seed is `dataset_seed` and the revision `dataset_revision`: lm-eval merges
   the model arguments into the metadata, and `seed` (vLLM, the API models) and `revision` (`hf`) are model arguments
   (`lgmt_tasks.builders.schema.LM_EVAL_NAMES`). A metadata key that is no parameter is ignored with a logged warning
@@ -57,10 +57,12 @@ Documents are ordered round-robin over relations (first group of every relation,
 `--limit N` evaluates a spread of relations rather than N groups of the first one.
 
 Metrics: `mvr`, `acc_static`, `acc_cons`, `hdr`, `fur`, `unparsed_rate`, `acc_static_parsed`, `acc_cons_parsed`,
-computed by the pure functions of
+`acc_static_per_case`, computed by the pure functions of
 `lgmt_tasks.scorers.pairwise` (DESIGN decision 6): `process_*_results` returns one `group_outcome` dict per document
-for every metric, and the aggregations (`_requests.RATE_AGGREGATIONS`) are the rate functions over those dicts
-(ratios of sums over parsed groups; NaN when nothing parsed, with a logged warning saying so). lm-eval computes
+(with the group's source case, `pairwise.CASE_KEYS`) for every metric, and the aggregations
+(`_aggregation.RATE_AGGREGATIONS`, `_aggregation.ACC_STATIC_PER_CASE`) are the rate functions over those dicts
+(ratios of sums over parsed groups; NaN when nothing parsed, with a logged warning saying so;
+`acc_static_per_case` is the Inspect task's metric of that name, each source case counted once). lm-eval computes
 standard errors only for its own aggregations, so these report `N/A`; `lgmt_tasks.scorers.pairwise.summarize` gives
 them from the per-document outcomes of `--log_samples`.
 
@@ -85,8 +87,8 @@ from lgmt_tasks.lgmt import CATEGORIES
 from lgmt_tasks.lgmt.config import SCHEMA
 from lgmt_tasks.lgmt.dataset import MR_SETS, first_relation, load_lgmt, load_lgmt_rows
 from lgmt_tasks.scorers.answers import parse_label
-from lgmt_tasks.scorers.pairwise import RATE_NAMES, group_outcome
-from lgmt_tasks.task_configs._aggregation import RATE_AGGREGATIONS, rate_aggregation
+from lgmt_tasks.scorers.pairwise import CASE_KEYS, RATE_NAMES, group_outcome
+from lgmt_tasks.task_configs._aggregation import ACC_STATIC_PER_CASE, RATE_AGGREGATIONS, rate_aggregation
 from lgmt_tasks.task_configs._label_groups import LABELS, LabelGroupTask, interleave_by, member_count, member_labels
 from lgmt_tasks.task_configs._params import Parameters, renamed_value, with_defaults
 from lgmt_tasks.task_configs._requests import argmax, completions
@@ -98,7 +100,7 @@ PARAMS = Parameters.of(
     SCHEMA, "LGMT", task=("prompting", "prefill"), fixed=("relation_set",), renamed={"suite": "relation_set"}
 )
 """The parameters: the relation set is fixed by the task (`suite` is its deprecated name); `--metadata` may override
-the dataset parameters (`lgmt.config.SCHEMA`, whose lm-eval defaults apply: 20 groups per relation) and `prompting`."""
+the dataset parameters (`lgmt.config.SCHEMA`, with its defaults: the shipped build) and `prompting`."""
 
 
 # ---------------------------------------------------------------------------------------------------------- data
@@ -170,18 +172,27 @@ CATEGORY_METRICS: tuple[str, ...] = tuple(
 """The per-category metric names of the pooled tasks, category-major (`mvr_mr_e`, `unparsed_rate_mr_e`, ...)."""
 
 
-def _per_metric(doc: Mapping[str, Any], answers: Sequence[str | None]) -> dict[str, dict[str, int]]:
-    outcome = group_outcome(doc["label"], answers[0], answers[1:])
-    return dict.fromkeys(RATE_NAMES, outcome)
+PER_CASE = "acc_static_per_case"
+"""Static accuracy with each distinct source case counted once, as the Inspect task reports it."""
+
+METRICS: tuple[str, ...] = (*RATE_NAMES, PER_CASE)
+"""The metrics every LGMT task reports: the pairwise rates, then `acc_static_per_case`."""
 
 
-def _pooled(outcomes: dict[str, dict[str, int]], doc: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+def _per_metric(doc: Mapping[str, Any], answers: Sequence[str | None]) -> dict[str, dict[str, Any]]:
+    """The group's outcome for every metric, with its source case (`CASE_KEYS`), which `acc_static_per_case` reads."""
+    outcome: dict[str, Any] = {**group_outcome(doc["label"], answers[0], answers[1:])}
+    outcome.update({key: doc.get(key) for key in CASE_KEYS})
+    return dict.fromkeys(METRICS, outcome)
+
+
+def _pooled(outcomes: dict[str, dict[str, Any]], doc: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """The outcome of one group for every metric of a pooled task, with its category for the per-category rates."""
     outcome = {**outcomes[RATE_NAMES[0]], "category": doc["category"]}
-    return dict.fromkeys((*RATE_NAMES, *CATEGORY_METRICS), outcome)
+    return dict.fromkeys((*METRICS, *CATEGORY_METRICS), outcome)
 
 
-def process_generation_results(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str, dict[str, int]]:
+def process_generation_results(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str, dict[str, Any]]:
     """Score one group from its completions: parse each member's label, then `group_outcome`.
 
     Args:
@@ -189,7 +200,7 @@ def process_generation_results(doc: Mapping[str, Any], results: Sequence[str]) -
         results: The completions, one per member, source first.
 
     Returns:
-        For every metric of `RATE_NAMES`, the group's outcome dict (the aggregations read the keys they need).
+        For every metric of `METRICS`, the group's outcome dict (the aggregations read the keys they need).
 
     Raises:
         ValueError: If the number of completions is not the number of members.
@@ -210,7 +221,7 @@ def argmax_label(logliks: Sequence[float]) -> str:
     return LABELS[argmax(logliks)]
 
 
-def process_loglik_results(doc: Mapping[str, Any], results: Sequence[tuple[float, bool]]) -> dict[str, dict[str, int]]:
+def process_loglik_results(doc: Mapping[str, Any], results: Sequence[tuple[float, bool]]) -> dict[str, dict[str, Any]]:
     """Score one group from label log-likelihoods: argmax per member, then `group_outcome`.
 
     Args:
@@ -218,7 +229,7 @@ def process_loglik_results(doc: Mapping[str, Any], results: Sequence[tuple[float
         results: `(loglikelihood, is_greedy)` per request, member-major in `LABELS` order.
 
     Returns:
-        For every metric of `RATE_NAMES`, the group's outcome dict.
+        For every metric of `METRICS`, the group's outcome dict.
 
     Raises:
         ValueError: If the number of results is not three per member.
@@ -247,6 +258,7 @@ fur_aggregation = RATE_AGGREGATIONS["fur"]
 unparsed_rate_aggregation = RATE_AGGREGATIONS["unparsed_rate"]
 acc_static_parsed_aggregation = RATE_AGGREGATIONS["acc_static_parsed"]
 acc_cons_parsed_aggregation = RATE_AGGREGATIONS["acc_cons_parsed"]
+acc_static_per_case_aggregation = ACC_STATIC_PER_CASE
 
 # The pooled tasks' per-category rates (`CATEGORY_METRICS`), over the groups of one category.
 mvr_mr_e_aggregation = rate_aggregation("mvr", "category", "MR-E", "mr_e")

@@ -33,6 +33,7 @@ from typing import Any
 
 import datasets
 
+from lgmt_tasks.builders.load import building_for
 from lgmt_tasks.logicasker.catalogue import get_skill
 from lgmt_tasks.logicasker.config import SCHEMA
 from lgmt_tasks.logicasker.dataset import load_logicasker, load_logicasker_rows
@@ -44,7 +45,7 @@ from lgmt_tasks.scorers.logicasker_arithmetic import (
     yes_no_outcome,
 )
 from lgmt_tasks.task_configs._aggregation import aggregation
-from lgmt_tasks.task_configs._params import Parameters, loader_arguments
+from lgmt_tasks.task_configs._params import Parameters, for_lm_eval_task, loader_arguments, task_of
 from lgmt_tasks.task_configs._requests import FewshotRefusingTask
 
 CHOICES: tuple[str, str] = ("yes", "no")
@@ -71,7 +72,8 @@ def load_docs(**metadata: Any) -> datasets.DatasetDict:
     Raises:
         ValueError: On an invalid selection or when no test is left (from the loader).
     """
-    rows = load_logicasker_rows(**loader_arguments(SCHEMA, PARAMS, metadata, load_logicasker))
+    with building_for(for_lm_eval_task(task_of(metadata))):  # a build on the fly names the task
+        rows = load_logicasker_rows(**loader_arguments(SCHEMA, PARAMS, metadata, load_logicasker))
     return datasets.DatasetDict({"test": rows})
 
 

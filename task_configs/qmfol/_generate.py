@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from lgmt_tasks.suites import suite
 from lgmt_tasks.task_configs.qmfol.utils import AGGREGATIONS
 
 HERE = Path(__file__).resolve().parent
 NAME = "lgmt_qmfol.yaml"
 UTILS = "lgmt_tasks.task_configs.qmfol.utils"
-VERSION = "5-A"
+VERSION = suite("qmfol").version  # the registry is the one place it is declared
 
 LOWER_IS_BETTER = frozenset({"unparsed_rate"})
 NEUTRAL_PREFIX = "dist_"  # a share of answers: neither higher nor lower is better, except on the diagonal

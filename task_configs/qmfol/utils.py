@@ -31,6 +31,7 @@ from typing import Any
 
 import datasets
 
+from lgmt_tasks.builders.load import building_for
 from lgmt_tasks.qmfol.config import PAPER_DEPTHS, PAPER_DISTRACTORS, PAPER_WIDTHS, SCHEMA
 from lgmt_tasks.qmfol.construction import LABELS
 from lgmt_tasks.qmfol.dataset import load_qmfol, load_qmfol_rows
@@ -48,7 +49,7 @@ from lgmt_tasks.scorers.qmfol_arithmetic import (
 )
 from lgmt_tasks.solvers.qmfol import render_prompt
 from lgmt_tasks.task_configs._aggregation import Aggregation, Items, aggregation
-from lgmt_tasks.task_configs._params import Parameters, loader_arguments
+from lgmt_tasks.task_configs._params import Parameters, for_lm_eval_task, loader_arguments, task_of
 from lgmt_tasks.task_configs._requests import FewshotRefusingTask
 
 PARAMS = Parameters.of(SCHEMA, "QMFOL")
@@ -90,7 +91,8 @@ def load_docs(**metadata: Any) -> datasets.DatasetDict:
     """
     params = loader_arguments(SCHEMA, PARAMS, metadata, load_qmfol)
     padding = int(params["padding_tokens"])
-    rows = load_qmfol_rows(**params)
+    with building_for(for_lm_eval_task(task_of(metadata))):  # a build on the fly names the task
+        rows = load_qmfol_rows(**params)
     rows = rows.map(lambda r: {"prompt": render_prompt(list(r["premises"]), r["conclusion"], padding)})
     return datasets.DatasetDict({"test": rows})
 

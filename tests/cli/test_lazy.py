@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+
 import click
 import pytest
 from click.testing import CliRunner
 
 from lgmt_tasks.cli import COMMANDS, LgmtGroup, main
-from lgmt_tasks.cli.build import build
+from lgmt_tasks.cli.build import BUILD_COMMANDS, SUITE_HELP, build
 from lgmt_tasks.suites import SUITES
 
 
@@ -50,6 +54,60 @@ def test_build_lists_every_suite_and_resolves_one():
     assert build.get_command(click.Context(build), "qmfol") is SUITES[[s.name for s in SUITES].index("qmfol")].attr(
         "cli", "build_command"
     )
+
+
+HELP_PROBE = """
+import contextlib, io, json, sys
+from lgmt_tasks.cli import main
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    try:
+        main(sys.argv[1:], prog_name="lgmt")
+    except SystemExit:
+        pass
+print(json.dumps({"help": out.getvalue(), "modules": sorted(sys.modules)}))
+"""
+
+
+def help_in_a_fresh_interpreter(*args: str) -> tuple[str, set[str]]:
+    """`lgmt ARGS` run in a new interpreter (this one has imported everything): its output and its `sys.modules`."""
+    run = subprocess.run([sys.executable, "-c", HELP_PROBE, *args], capture_output=True, text=True, check=True)
+    result = json.loads(run.stdout.strip().splitlines()[-1])
+    return result["help"], set(result["modules"])
+
+
+def test_the_build_table_has_each_suites_help_as_its_command_says_it():
+    assert set(SUITE_HELP) == set(BUILD_COMMANDS) == {suite.name for suite in SUITES}
+    for suite in SUITES:
+        command = BUILD_COMMANDS[suite.name].load()
+        assert command is suite.attr("cli", "build_command")
+        # a build command's docstring changed: copy its first sentence into `lgmt_tasks.cli.build.SUITE_HELP`
+        assert SUITE_HELP[suite.name] == command.get_short_help_str(10**6), f"update SUITE_HELP[{suite.name!r}]"
+
+
+def test_build_help_imports_no_suite_and_no_z3():
+    # issue 38: `lgmt build --help` imported all five suites' command modules, and with them Z3
+    text, modules = help_in_a_fresh_interpreter("build", "--help")
+    assert "z3" not in modules
+    assert sorted(m for m in modules if m.startswith("lgmt_tasks.")) == [
+        "lgmt_tasks.cli",
+        "lgmt_tasks.cli.build",
+        "lgmt_tasks.suites",
+    ]
+    for suite in SUITES:
+        assert f"\n  {suite.name} " in text and SUITE_HELP[suite.name].split()[1] in text
+
+
+@pytest.mark.parametrize("suite", [s.name for s in SUITES])
+def test_a_suites_build_help_lists_its_options_without_z3_or_its_builder(suite):
+    text, modules = help_in_a_fresh_interpreter("build", suite, "--help")
+    assert "z3" not in modules and "lgmt_tasks.logic.prover" not in modules
+    assert f"lgmt_tasks.{suite}.build" not in modules
+    schema = SUITES[[s.name for s in SUITES].index(suite)].attr("config", "SCHEMA")
+    flags = [d.flags[0] for d in schema.parameters() if d.spec.cli]
+    assert flags
+    for flag in [*flags, "--out", "--num-proc", "--overwrite"]:
+        assert f" {flag}" in text, flag
 
 
 def test_unknown_command_is_a_usage_error():

@@ -197,7 +197,7 @@ def test_every_per_type_metric_has_its_aggregation() -> None:
 def test_load_docs_takes_the_schema_parameters_with_lm_evals_defaults(small_repo):
     from lgmt_tasks.divlogiceval.dataset import symbolic_formula
 
-    assert divlogiceval_utils.loader_params({})["per_type"] == 20  # lm-eval's default (speed), not the task's 300
+    assert divlogiceval_utils.loader_params({})["per_type"] == 300  # the task's default: the shipped build (#38)
     assert divlogiceval_utils.loader_params({"per_type": "5"})["per_type"] == 5  # coerced like a -T value
     docs = divlogiceval_utils.load_docs(dataset=str(small_repo), form="symbolic", question_type="3c1e")["test"]
     assert len(docs) > 0 and {d["question_type"] for d in docs} == {"3c1e"}

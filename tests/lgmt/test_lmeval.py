@@ -287,7 +287,7 @@ def test_process_results_reject_a_wrong_number_of_results():
 def test_process_results_give_the_group_outcome_to_every_metric():
     doc = {"id": "g1", "label": "True", "extra_followups": []}
     out = lgmt_utils.process_generation_results(doc, ['{"label": "True"}', '{"label": "False"}'])
-    assert set(out) == set(RATE_NAMES)
+    assert set(out) == {*RATE_NAMES, "acc_static_per_case"} == set(lgmt_utils.METRICS)
     assert out["mvr"]["violation"] == 1 and out["mvr"]["hidden_defect"] == 1 and out["mvr"]["parsed"] == 1
 
 
@@ -499,8 +499,16 @@ def test_the_pooled_headline_is_the_pooled_count_with_one_category_all_unparsed(
     )
     assert log.status == "success" and log.results is not None
     inspect_metrics = {name: m.value for score in log.results.scores for name, m in score.metrics.items()}
-    for metric in RATE_NAMES:
+    for metric in (*RATE_NAMES, "acc_static_per_case"):  # #38: lm-eval reports the per-case accuracy too
         assert math.isclose(inspect_metrics[metric], headline[f"{metric},none"]), metric
+    # counted by hand: each distinct source case once, its accuracy the mean over its groups (scripted by prompt)
+    by_case: dict[tuple[str, str], list[bool]] = {}
+    for row in rows:
+        source = _label_groups.member_prompts(row)[0]
+        by_case.setdefault((row["source_dataset"], row["source_id"]), []).append(scripted_label(source) == row["label"])
+    per_case = sum(sum(right) / len(right) for right in by_case.values()) / len(by_case)
+    assert len(by_case) < len(rows)  # some case is the source of several groups: the two accuracies differ in kind
+    assert math.isclose(headline["acc_static_per_case,none"], per_case)
 
 
 def test_a_nan_rate_is_logged_with_its_reason(caplog: pytest.LogCaptureFixture) -> None:

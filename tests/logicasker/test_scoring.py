@@ -28,7 +28,7 @@ CASES: list[tuple[str, str | None]] = [
     ("Yes and no", None),  # a hedge
     ("No.", "no"),
     ("The answer is: yes", "yes"),
-    ("We cannot infer that.", None),
+    ("We cannot infer that.", "no"),  # answers "Can we infer ...?" (issue #38: answer_corpus_38.md, rule B)
     ("It cannot be inferred; the answer is no.", "no"),
     ("Answer: no", "no"),
     ("Answer: yes. The conclusion follows by modus ponens.", "yes"),  # the demonstrations' own format

@@ -95,3 +95,20 @@ def test_a_clean_log_gives_no_warning_and_zero(built_dataset: str, tmp_path: Pat
     assert log.status == "success"
     assert select_logs([str(log.location)]).warnings() == []
     assert headline_table([str(log.location)])["errored"].tolist() == [0]
+
+
+def test_the_evaluation_report_says_how_the_embedded_model_decoded() -> None:
+    """Greedy at temperature 0 (or none set); the sampling temperature otherwise (QMFOL's default is 1)."""
+    from types import SimpleNamespace
+
+    from lgmt_tasks.report.eval_report import decoding
+
+    def log(temperature: float | None) -> Any:
+        return SimpleNamespace(plan=SimpleNamespace(config=SimpleNamespace(temperature=temperature)))
+
+    assert [decoding(log(t)) for t in (None, 0.0, 1.0, 0.7)] == [
+        "greedy",
+        "greedy",
+        "sampled at temperature 1",
+        "sampled at temperature 0.7",
+    ]

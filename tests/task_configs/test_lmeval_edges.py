@@ -99,7 +99,7 @@ def test_a_mistyped_key_warns_naming_the_key_the_task_and_the_valid_keys(built_d
     assert our_warnings(caplog) == [
         f"lgmt_mr_e: metadata key 'per_rm' is not a parameter of LGMT (did you mean 'per_mr'?); it is ignored. {valid}"
     ]
-    assert task.config.dataset_kwargs["per_mr"] == 20  # the YAML's value: the typo changed nothing
+    assert task.config.dataset_kwargs["per_mr"] == 200  # the default (the shipped build's): the typo changed nothing
 
 
 def test_a_plain_yaml_task_is_named_too(caplog):
@@ -251,7 +251,7 @@ def test_the_parser_reads_the_opening_put_back_before_the_continuation(built_dat
         task = load("lgmt", "lgmt_mr_e", {"dataset": built_dataset, "prompting": "zero_shot", "prefill": prefill})
         doc = task.eval_docs[0]
         outcome = task.process_results(doc, [continuation, continuation])
-        assert set(outcome) == set(RATE_NAMES)
+        assert set(outcome) == {*RATE_NAMES, "acc_static_per_case"}
         assert outcome["mvr"]["parsed"] == parsed
     cot = load("lgmt", "lgmt_mr_e", {"dataset": built_dataset, "prefill": True})  # zero_shot_cot by default
     assert cot.answer_cue == '{"reasoning": "'

@@ -79,7 +79,9 @@ def test_a_build_run_records_its_build_and_says_so_once(tmp_path: Path, capfd: p
     assert meta["build_config"] == json.loads((folder / "build_stats.json").read_text(encoding="utf-8"))["config"]
     assert meta["build_config"]["per_mr"] == 2 and meta["build_config"]["seed"] == 3
     assert meta["per_stratum"] == {"MR-S1": 2, "MR-S2": 2}
-    assert "lgmt_tasks: building lgmt dataset for" in first and f"(first use; cached in {folder})" in first
+    assert "lgmt_tasks: building lgmt dataset (per_mr=2, seed=3): not a shipped build" in first  # said before (#38)
+    assert "(the shipped one has per_mr=200, seed=0; it took up to 1 min on 2 cores)" in first
+    assert f"; cached afterwards in {folder}..." in first
     assert "lgmt_tasks: built lgmt dataset in" in first
     assert first.count("lgmt_tasks: lgmt: 4 groups over 2 mr values") == 1  # the one summary line
 

@@ -12,11 +12,11 @@ from typing import Any, Literal
 import pytest
 from inspect_ai import eval
 from inspect_ai._util.config import parse_cli_args  # how `inspect eval` reads `-T name=value`
-from inspect_ai._util.error import PrerequisiteError
 from inspect_ai._util.registry import registry_info
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
 import lgmt_tasks._registry as entry_point
+from lgmt_tasks.errors import LgmtError
 from lgmt_tasks.task_params import TaskParameterError, check_args
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -128,7 +128,7 @@ def test_every_task_refuses_a_bad_argument_in_one_line_before_building(
     with pytest.raises(TaskParameterError) as raised:
         getattr(entry_point, name)(**{arg: value})
     message = str(raised.value)
-    assert isinstance(raised.value, PrerequisiteError) and isinstance(raised.value, ValueError)
+    assert isinstance(raised.value, LgmtError) and isinstance(raised.value, ValueError)
     assert "\n" not in message
     assert message.startswith(f"{name}: {arg}={value!r}: ") and listed in message
     assert not cache.exists()  # refused before any build wrote its cache
@@ -166,6 +166,7 @@ def test_inspect_eval_prints_a_bad_argument_in_a_few_lines(tmp_path: Path) -> No
     assert len(output.strip().splitlines()) < 15, output
     assert "mr_e: per_mr='abc': expected an integer" in output
     assert "Traceback" not in output
+    assert run.stderr.strip().startswith("Error: mr_e: per_mr='abc'"), output  # `lgmt_tasks.errors`' hook, on stderr
     assert not (tmp_path / "cache").exists()
 
 

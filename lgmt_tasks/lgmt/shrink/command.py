@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from lgmt_tasks.logic.prover import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
+from lgmt_tasks.logic.limits import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
 
 DEFAULT_MAX_CALLS = 40
 """Model calls per group by default: the confirming re-ask and up to 19 candidates."""
