@@ -10,7 +10,7 @@ MODEL  ?= lgmt/smollm2
 TASK   ?= lgmt_tasks/mr_e
 PYTEST_ARGS ?=
 
-.PHONY: install demo test lint bench clean-venv eprover datasets reproduce
+.PHONY: install demo test lint bench clean-venv eprover chromium datasets reproduce
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -41,10 +41,19 @@ eprover:
 	  $$SUDO apt-get update -q && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q eprover; \
 	} || { [ -z "$$CI" ] && echo "warning: E prover not installed (apt-get install eprover); its tests will be skipped" >&2; }
 
+# Chromium, the headless browser that opens the model card's HTML (tests/card/test_card_browser.py): the Debian
+# package, installed when missing exactly as E is (root or `sudo -n`; without CI a failed install only warns and the
+# browser tests skip; in CI it fails).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  SUDO=$$([ "$$(id -u)" = 0 ] || echo "sudo -n"); \
+	  $$SUDO apt-get update -q && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
+	} || { [ -z "$$CI" ] && echo "warning: Chromium not installed (apt-get install chromium); its tests will be skipped" >&2; }
+
 # The suite runs on every core (pytest-xdist; `PYTEST_WORKERS=0 make test` runs it in one process). Test files are
 # kept whole on one worker (--dist loadfile), so a file's module fixtures are built once.
 PYTEST_WORKERS ?= auto
-test: $(STAMP) eprover
+test: $(STAMP) eprover chromium
 	HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 lint: $(STAMP)

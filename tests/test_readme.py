@@ -45,8 +45,9 @@ OTHER_DOCS = (
     "lgmt_tasks/verify/README.md",
     "lgmt_tasks/metrics/README.md",
     "benchmarks/README.md",
+    "docs/README.md",
 )
-"""Shared documentation the root README points to for details."""
+"""Shared documentation the root README points to for details (`docs/`: the example card it shows)."""
 
 
 def suite_readme_path(name: str) -> Path:

@@ -1,4 +1,4 @@
-"""The `lgmt` command line: build, audit, publish, verify, report, cache and suites; one module per command group.
+"""The `lgmt` command line: build, audit, publish, verify, report, card, cache and suites; one module per command group.
 
 Suite-specific commands live in the suite packages (`lgmt_tasks/<suite>/cli.py`): each suite's `build_command` under
 `lgmt build` (`lgmt_tasks.cli.build`), and its `EXTRA_COMMANDS`, if any, at the top level (`COMMANDS` below names
@@ -88,6 +88,10 @@ COMMANDS: dict[str, LazyCommand] = {
     "build": LazyCommand(
         "lgmt_tasks.cli.build:build",
         "Build a suite's dataset (a Hugging Face dataset repository folder with its card).",
+    ),
+    "card": LazyCommand(
+        "lgmt_tasks.cli.card:card_command",
+        "Write one reliability card per model: every suite, a 95% interval on every number, provenance first.",
     ),
     "cache": LazyCommand(
         "lgmt_tasks.cli.cache:cache_group",

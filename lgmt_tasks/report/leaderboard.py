@@ -57,7 +57,9 @@ COLUMN_DOCS: dict[str, str] = {
     "status": "Inspect log status: `success`, or `started` / `error` / `cancelled` (rows only with "
     "`--include-incomplete`); `success` for lm-eval (it writes a results file only for a finished run).",
     "mvr": "LGMT, lexical: metamorphic violation rate (lower is better).",
-    "mvr_stderr": "Its standard error (delta method over groups; empty when the harness does not report it).",
+    "mvr_stderr": "Its standard error (delta method over groups; empty when the harness does not report it, and for an "
+    "adaptive run, `-T adaptive`: its rates are estimates on an adaptively chosen sample, whose intervals are the "
+    "log's confidence sequences, `lgmt report LOG`).",
     "acc_static": "LGMT, lexical: accuracy on the source cases (an unparsed source answer is wrong).",
     "acc_cons": "LGMT, lexical: groups with every answer correct (an unparsed answer is not correct).",
     "acc_static_parsed": "LGMT, lexical: `acc_static` over the groups whose answers all parsed.",
@@ -69,7 +71,7 @@ COLUMN_DOCS: dict[str, str] = {
     "run itself: True); empty when no other Inspect log of that task and dataset is reported.",
     "acc_cons_tied_best": "LGMT, lexical: the same for consistent accuracy (best: highest `acc_cons`).",
     "accuracy": "LogicAsker, QMFOL: correct / all items; DivLogicEval: ACC (`acc`). An unparsed answer is wrong.",
-    "accuracy_stderr": "Its standard error.",
+    "accuracy_stderr": "Its standard error (empty for an adaptive run, as `mvr_stderr`).",
     "accuracy_parsed": "The same over the items whose answer parsed (LogicAsker: its paper's response accuracy).",
     "instruction_following_rate": "LogicAsker: replies with a readable yes/no.",
     "circular": "DivLogicEval: Circular (every rotation right).",
@@ -179,6 +181,9 @@ def inspect_rows(paths: Sequence[str]) -> list[dict[str, Any]]:
         given = json.loads(record["task_args_given"]) if isinstance(record["task_args_given"], str) else {}
         epochs = int(record["epochs"]) if _number(record.get("epochs")) else 1
         total = _number(record.get("dataset_samples"))
+        cells = _metric_cells(suite, metrics)
+        if all_args.get("adaptive") not in (None, "none"):  # no fixed-n error beside an adaptive run's rates
+            cells = {name: None if name.endswith("_stderr") else value for name, value in cells.items()}
         rows.append(
             {
                 "model": record["model"],
@@ -189,7 +194,7 @@ def inspect_rows(paths: Sequence[str]) -> list[dict[str, Any]]:
                 "harness": "inspect",
                 "harness_task": record["task_full"],
                 "status": str(record["status"]),
-                **_metric_cells(suite, metrics),
+                **cells,
                 "samples": int(record["completed_samples"])
                 if _number(record.get("completed_samples")) is not None
                 else 0,

@@ -167,6 +167,9 @@ def test_the_report_prints_the_table_and_writes_adaptive_csv(threshold_run: Run,
     expected = [[str(row[c]) for c in ADAPTIVE_COLUMNS] for row in summary.relations]
     assert [row[:3] + row[5:] for row in rows[1:]] == [row[:3] + row[5:] for row in expected]
     assert [[float(v) for v in row[3:5]] for row in rows[1:]] == [[float(v) for v in row[3:5]] for row in expected]
+    with (tmp_path / "report" / "leaderboard.csv").open(encoding="utf-8") as handle:
+        board = list(csv.DictReader(handle))
+    assert board and all(row["mvr"] and not row["mvr_stderr"] for row in board)  # no fixed-n error for adaptive runs
     index = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
     assert "[lgmt/adaptive.csv](lgmt/adaptive.csv)" in index and "valid intervals: adaptive.csv" in index
     report = CliRunner().invoke(main, ["report", log, "--eval-report"])
