@@ -22,6 +22,9 @@ What the run's order and concurrency mean:
   of its final interval; a relation whose last group was served while it was still open is `undecided`.
 - Inspect consults the hook only when it logs samples: under `--no-log-samples` nothing is skipped (the summary then
   says so under `skipping`).
+- `eval-retry` reuses the groups an earlier attempt completed without scheduling them: they are counted from their
+  completion (run, their outcome, their calls, made by that attempt), and the groups left are served or skipped as the
+  restored counts decide, so the retried log's summary covers the whole run.
 
 Model calls are counted as the solver makes them: one per member of a group (the source and its follow-ups, plus
 the control member of `-T control`, plus the follow-up a lexical transformer still has to write), times the epochs
@@ -173,6 +176,7 @@ class AdaptiveStopping:
         self.skipped: Counter[str] = Counter()
         self.served: dict[str | int, bool] = {}  # per group: run (True) or skipped, decided at its first schedule
         self.epochs_run: set[tuple[str | int, int]] = set()
+        self.scheduled = False  # whether Inspect asked about any sample (it does not under --no-log-samples)
         self.outcomes: set[str | int] = set()  # groups whose outcome is counted
         self.counts: dict[str, tuple[int, int]] = dict.fromkeys(self.relations, (0, 0))
         self.states: dict[str, State] = decide(self.settings, self.counts) if self.relations else {}
@@ -188,6 +192,7 @@ class AdaptiveStopping:
 
     async def schedule_sample(self, id: str | int, epoch: int) -> EarlyStop | None:
         """Run the group if its relation is still open (or it ran in an earlier epoch); otherwise skip it."""
+        self.scheduled = True
         relation = self.relation.get(id)
         if relation is None:  # not one of the task's groups: nothing to decide
             return None
@@ -214,6 +219,11 @@ class AdaptiveStopping:
         relation = self.relation.get(id)
         if relation is None or id in self.outcomes:
             return
+        if id not in self.served:  # a group an earlier attempt ran (`eval-retry` reuses it without scheduling it)
+            self.unscheduled[relation] -= 1
+            self.served[id] = True
+            self.run[relation] += 1
+        self.epochs_run.add((id, epoch))
         score = scores.get(self.scorer)
         outcome = group_outcome(score.score.value) if score is not None else None
         if outcome is None:
@@ -238,7 +248,7 @@ class AdaptiveStopping:
         """
         states = decide(self.settings, self.counts, self.exhausted()) if self.relations else {}
         # Inspect consults the hook only when it logs samples: without a schedule call, every group ran
-        skipping_off = not self.served and bool(self.outcomes)
+        skipping_off = not self.scheduled and bool(self.outcomes)
         run = self.pool if skipping_off else self.run
         rows: list[JsonValue] = []
         for relation in self.relations:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from inspect_ai import Task, eval
+from inspect_ai import Task, eval, eval_retry
 from inspect_ai.log import EvalLog, read_eval_log
 
 from lgmt_tasks.adaptive.design import Settings
@@ -137,6 +137,33 @@ def test_adaptive_none_is_todays_task(offline: Path) -> None:
 
 
 DEFAULTS = {"tau": 0.1, "margin": 0.05, "alpha": 0.05}
+
+
+def test_eval_retry_of_an_adaptive_run_covers_the_whole_run(offline: Path) -> None:
+    """A run that lost groups to model errors, retried: the reused groups count as run, the rest as decided again."""
+    task = mr_s(per_mr=60, adaptive="threshold")
+    model = PlantedModel(members_by_prompt(task.dataset), {"MR-S1": 0.5})
+    answer, calls = model.respond, {"n": 0, "failing": True}
+
+    def flaky(prompt: str) -> str:
+        calls["n"] += 1
+        if calls["failing"] and calls["n"] % 7 == 0:
+            raise RuntimeError("scripted outage")
+        return answer(prompt)
+
+    model.respond = flaky  # type: ignore[method-assign]
+    name = model.register()
+    (first,) = eval(task, model=name, log_dir=str(offline / "retry"), display="none", fail_on_error=False)
+    assert first.samples is not None and any(sample.error for sample in first.samples)
+    calls["failing"] = False
+    (retried,) = eval_retry(first.location, log_dir=str(offline / "retry"), display="none")
+    summary = adaptive_summary(read_eval_log(retried.location))
+    assert summary is not None
+    rows = {row["relation"]: row for row in summary.relations}
+    assert {r: row["decision"] for r, row in rows.items()} == {"MR-S1": "above", "MR-S2": "below"}
+    assert all(row["run"] + row["skipped"] == row["pool"] for row in rows.values())  # every group accounted for
+    assert all(row["groups"] <= row["run"] for row in rows.values())
+    assert summary.calls_made == 2 * sum(row["run"] for row in rows.values())
 
 
 def test_weakest_picks_the_relation_with_the_highest_rate(offline: Path) -> None:
